@@ -1,0 +1,42 @@
+// Route guards (spec part 2 §2.1).
+import { Navigate, Outlet } from 'react-router';
+import { getPartnerToken, getSuperAdminToken } from '@/lib/auth';
+import { errorMessage } from '@/lib/api-client';
+import { Spinner } from '@/components/ui/spinner';
+import { usePartnerMe } from '@/features/partner/api/get-me';
+import { paths } from './paths';
+
+/** Client-admin routes: signed out -> /auth; onboarding not finished -> /complete-details. */
+export function PartnerGuard() {
+  const token = getPartnerToken();
+  const me = usePartnerMe(!!token);
+  if (!token) return <Navigate to={paths.auth} replace />;
+  if (me.isPending) return <Spinner />;
+  if (me.isError) {
+    return (
+      <div className="page-center">
+        <p role="alert">{errorMessage(me.error)}</p>
+        <button type="button" className="btn btn-primary" onClick={() => me.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  if (me.data.onboarding_step < 6) return <Navigate to={paths.completeDetails} replace />;
+  return <Outlet />;
+}
+
+/** /auth: a signed-in partner goes on to the dashboard. */
+export function PartnerGuestOnly() {
+  return getPartnerToken() ? <Navigate to={paths.dashboard} replace /> : <Outlet />;
+}
+
+/** Super-admin routes: signed out -> /superadmin/auth. */
+export function SuperAdminGuard() {
+  return getSuperAdminToken() ? <Outlet /> : <Navigate to={paths.superadmin.auth} replace />;
+}
+
+/** /superadmin/auth: a signed-in super admin goes on to the dashboard. */
+export function SuperAdminGuestOnly() {
+  return getSuperAdminToken() ? <Navigate to={paths.superadmin.dashboard} replace /> : <Outlet />;
+}

@@ -1,0 +1,38 @@
+// Every route of the app (spec part 2 §2.1), in one typed place.
+export const paths = {
+  landing: '/',
+  signup: '/signup',
+  verifyEmail: '/verify-email/:id',
+  resetPasswordAdmin: '/reset-password-admin/:token',
+  setNewPassword: '/set-new-password/',
+  completeDetails: '/complete-details',
+  auth: '/auth',
+  logout: '/logout',
+  planDetails: '/superadmin/planDetails',
+
+  dashboard: '/dashboard',
+  userAccounts: '/user-accounts',
+  userDetail: '/user-detail',
+  addUserManually: '/add-user-manually',
+  resetPassword: '/reset-password',
+  userTransactions: '/user-transactions',
+  myTransactions: '/my-transactions',
+  myPlan: '/my-plan',
+  myApis: '/my-apis',
+  trubank: '/trubank',
+  myAccount: '/my-account',
+  whitelistIp: '/whitelist-ip',
+  ipHits: '/ip-hits',
+
+  superadmin: {
+    auth: '/superadmin/auth',
+    logout: '/superadmin/logout',
+    dashboard: '/superadmin/dashboard',
+    clients: '/superadmin/clients',
+    clientDetails: '/superadmin/client-details',
+    plans: '/superadmin/plans',
+    walletTransactions: '/superadmin/wallet-transactions',
+    apis: '/superadmin/apis',
+    testApis: '/superadmin/test-apis',
+  },
+} as const;

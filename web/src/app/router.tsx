@@ -1,0 +1,83 @@
+// The full route table (spec part 2 §2.1). Every screen is a lazy chunk.
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { PartnerGuard, PartnerGuestOnly, SuperAdminGuard, SuperAdminGuestOnly } from './guards';
+import { AdminLayout } from './layouts/admin-layout';
+import { SuperAdminLayout } from './layouts/superadmin-layout';
+import { PartnerLogout, SuperAdminLogout } from './routes/logout';
+import { paths } from './paths';
+
+const Landing = lazy(() => import('./routes/landing'));
+const Login = lazy(() => import('./routes/auth/login'));
+const Signup = lazy(() => import('./routes/auth/signup'));
+const VerifyEmail = lazy(() => import('./routes/auth/verify-email'));
+const ResetPasswordAdmin = lazy(() => import('./routes/auth/reset-password-admin'));
+const SetNewPassword = lazy(() => import('./routes/auth/set-new-password'));
+const CompleteDetails = lazy(() => import('./routes/onboarding/complete-details'));
+const PlanDetails = lazy(() => import('./routes/plan-details'));
+const Dashboard = lazy(() => import('./routes/admin/dashboard'));
+const ResetPassword = lazy(() => import('./routes/admin/reset-password'));
+const SuperAdminLogin = lazy(() => import('./routes/superadmin/login'));
+const Placeholder = lazy(() => import('./routes/placeholder'));
+const NotFound = lazy(() => import('./routes/not-found'));
+
+const el = (C: LazyExoticComponent<ComponentType>) => <C />;
+const titled = (title: string) => <Placeholder title={title} />;
+
+export const routes: RouteObject[] = [
+  { path: paths.landing, element: el(Landing) },
+  { path: paths.signup, element: el(Signup) },
+  { path: paths.verifyEmail, element: el(VerifyEmail) },
+  { path: paths.resetPasswordAdmin, element: el(ResetPasswordAdmin) },
+  { path: paths.setNewPassword, element: el(SetNewPassword) },
+  { path: paths.completeDetails, element: el(CompleteDetails) },
+  { path: paths.planDetails, element: el(PlanDetails) },
+  { element: <PartnerGuestOnly />, children: [{ path: paths.auth, element: el(Login) }] },
+  { path: paths.logout, element: <PartnerLogout /> },
+  {
+    element: <PartnerGuard />,
+    children: [
+      {
+        element: <AdminLayout />,
+        children: [
+          { path: paths.dashboard, element: el(Dashboard) },
+          { path: paths.userAccounts, element: titled('User Accounts') },
+          { path: paths.userDetail, element: titled('User Detail') },
+          { path: paths.addUserManually, element: titled('Add User Manually') },
+          { path: paths.resetPassword, element: el(ResetPassword) },
+          { path: paths.userTransactions, element: titled('User Transactions') },
+          { path: paths.myTransactions, element: titled('My Transactions') },
+          { path: paths.myPlan, element: titled('My Plan') },
+          { path: paths.myApis, element: titled('My APIs') },
+          { path: paths.trubank, element: titled('TruBank') },
+          { path: paths.myAccount, element: titled('My Account') },
+          { path: paths.whitelistIp, element: titled('Whitelist IP') },
+          { path: paths.ipHits, element: titled('IP Hits') },
+        ],
+      },
+    ],
+  },
+  { element: <SuperAdminGuestOnly />, children: [{ path: paths.superadmin.auth, element: el(SuperAdminLogin) }] },
+  { path: paths.superadmin.logout, element: <SuperAdminLogout /> },
+  { path: '/superadmin', element: <Navigate to={paths.superadmin.dashboard} replace /> },
+  {
+    element: <SuperAdminGuard />,
+    children: [
+      {
+        element: <SuperAdminLayout />,
+        children: [
+          { path: paths.superadmin.dashboard, element: titled('Dashboard') },
+          { path: paths.superadmin.clients, element: titled('Clients') },
+          { path: paths.superadmin.clientDetails, element: titled('Client Details') },
+          { path: paths.superadmin.plans, element: titled('Plans') },
+          { path: paths.superadmin.walletTransactions, element: titled('Wallet Transactions') },
+          { path: paths.superadmin.apis, element: titled("API's") },
+          { path: paths.superadmin.testApis, element: titled("Test API's") },
+        ],
+      },
+    ],
+  },
+  { path: '*', element: el(NotFound) },
+];
+
+export const createAppRouter = () => createBrowserRouter(routes);

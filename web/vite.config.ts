@@ -1,0 +1,24 @@
+import { fileURLToPath, URL } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// The Rust api (port 8080) serves the API and, in production, web/dist itself.
+const backend = 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  // React's automatic JSX runtime through esbuild: no extra Vite plugin needed.
+  esbuild: { jsx: 'automatic' },
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  server: {
+    proxy: { '/api': backend, '/healthz': backend, '/files': backend },
+  },
+  preview: {
+    proxy: { '/api': backend, '/healthz': backend, '/files': backend },
+  },
+  build: { outDir: 'dist', sourcemap: false },
+  test: {
+    environment: 'jsdom',
+    globals: true,
+    setupFiles: ['./src/testing/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+  },
+});
