@@ -14,7 +14,17 @@ export default defineConfig({
   preview: {
     proxy: { '/api': backend, '/healthz': backend, '/files': backend },
   },
-  build: { outDir: 'dist', sourcemap: false },
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+    rollupOptions: {
+      // React libraries ship "use client" markers meant for server components; harmless here.
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        warn(warning);
+      },
+    },
+  },
   test: {
     environment: 'jsdom',
     globals: true,

@@ -1,0 +1,123 @@
+// Partner login (spec part 1 "Partner login").
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { Alert, useTimedMessage } from '@/components/ui/alert';
+import { Field } from '@/components/ui/field';
+import { PasswordInput } from '@/components/ui/password-input';
+import { errorMessage } from '@/lib/api-client';
+import { decodeJwt, setPartnerToken, type PartnerClaims } from '@/lib/auth';
+import { validate, type FieldErrors } from '@/lib/form';
+import { captchaPayload, useCaptcha } from '../api/get-captcha';
+import { loginPartner, loginSchema, type LoginInput } from '../api/login';
+import { CaptchaField } from './captcha-field';
+import { ForgotPasswordModal } from './forgot-password-modal';
+
+type Values = { email: string; password: string; terms: boolean };
+
+/**
+ * Where a partner goes after signing in: with a sub-domain in the token the
+ * status check decides between /dashboard and /complete-details; without one,
+ * straight to /complete-details.
+ */
+export async function afterLoginPath(token: string, checkStatus: () => Promise<{ onboarding_step: number }>) {
+  const claims = decodeJwt<PartnerClaims>(token);
+  if (!claims?.subdomain) return '/complete-details';
+  try {
+    const status = await checkStatus();
+    return status.onboarding_step >= 6 ? '/dashboard' : '/complete-details';
+  } catch {
+    return '/complete-details';
+  }
+}
+
+export function LoginForm({ checkStatus }: { checkStatus: () => Promise<{ onboarding_step: number }> }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { captcha, isLoading: captchaLoading, refresh } = useCaptcha('partner-login');
+  const [values, setValues] = useState<Values>({ email: '', password: '', terms: false });
+  const [answer, setAnswer] = useState('');
+  const [errors, setErrors] = useState<FieldErrors<LoginInput>>({});
+  const [forgotOpen, setForgotOpen] = useState(false);
+  const msg = useTimedMessage();
+
+  const mutation = useMutation({
+    mutationFn: (input: LoginInput) => loginPartner(input, captchaPayload(captcha, answer)),
+  });
+
+  const resetCaptcha = () => {
+    setAnswer('');
+    refresh();
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const r = validate(loginSchema, values);
+    if (!r.ok) return setErrors(r.errors);
+    setErrors({});
+    mutation.mutate(r.data, {
+      onSuccess: async ({ token }) => {
+        setPartnerToken(token);
+        queryClient.removeQueries({ queryKey: ['partner'] });
+        navigate(await afterLoginPath(token, checkStatus), { replace: true });
+      },
+      onError: (err) => {
+        msg.error(errorMessage(err));
+        resetCaptcha();
+      },
+    });
+  };
+
+  return (
+    <>
+      <form className="form" onSubmit={submit} noValidate aria-label="Login">
+        <Alert message={msg.message} onClose={msg.clear} />
+        <Field label="Email" htmlFor="login-email" error={errors.email}>
+          <input
+            id="login-email"
+            type="email"
+            autoComplete="username"
+            value={values.email}
+            onChange={(e) => setValues({ ...values, email: e.target.value })}
+          />
+        </Field>
+        <Field label="Password" htmlFor="login-password" error={errors.password}>
+          <PasswordInput
+            id="login-password"
+            autoComplete="current-password"
+            value={values.password}
+            onChange={(e) => setValues({ ...values, password: e.target.value })}
+          />
+        </Field>
+        <CaptchaField
+          id="login-captcha"
+          captcha={captcha}
+          loading={captchaLoading}
+          value={answer}
+          onChange={setAnswer}
+          onRefresh={resetCaptcha}
+        />
+        <div className="field">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={values.terms}
+              onChange={(e) => setValues({ ...values, terms: e.target.checked })}
+            />
+            <span>I agree to the Terms and Conditions</span>
+          </label>
+          {errors.terms && <span className="field-error">{errors.terms}</span>}
+        </div>
+        <div className="form-links">
+          <button type="button" className="link-button" onClick={() => setForgotOpen(true)}>
+            Forgot password
+          </button>
+        </div>
+        <button type="submit" className="btn btn-primary btn-block" disabled={mutation.isPending}>
+          {mutation.isPending ? 'Wait...' : 'Login'}
+        </button>
+      </form>
+      <ForgotPasswordModal open={forgotOpen} onClose={() => setForgotOpen(false)} />
+    </>
+  );
+}

@@ -1,0 +1,7 @@
+/** The platform's own name, shown on pages that belong to no partner. */
+export const PLATFORM_NAME: string = import.meta.env.VITE_PLATFORM_NAME ?? 'KYC Whitelabel';
+
+/** The domain partner sites live under: `{subdomain}.{PLATFORM_DOMAIN}`. */
+export function platformDomain(): string {
+  return import.meta.env.VITE_PLATFORM_DOMAIN ?? window.location.hostname;
+}
