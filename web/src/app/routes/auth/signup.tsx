@@ -1,3 +1,10 @@
-export default function Page() {
-  return <h1>Signup for whitelabel</h1>;
+import { SignupForm } from '@/features/auth/components/signup-form';
+import { WizardFrame } from '@/features/onboarding/components/wizard-frame';
+
+export default function SignupPage() {
+  return (
+    <WizardFrame step={1}>
+      <SignupForm />
+    </WizardFrame>
+  );
 }

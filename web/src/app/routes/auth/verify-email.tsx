@@ -1,3 +1,31 @@
-export default function Page() {
-  return <h1>Updating Status</h1>;
+// /verify-email/:id (spec part 1 "Email verification").
+import { useEffect } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { AuthLayout } from '@/components/layouts/auth-layout';
+import { Spinner } from '@/components/ui/spinner';
+import { useVerifyEmail } from '@/features/auth/api/verify-email';
+import { paths } from '../../paths';
+
+export const VERIFY_REDIRECT_MS = 2000;
+
+export default function VerifyEmailPage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const result = useVerifyEmail(id);
+
+  useEffect(() => {
+    if (!result.isSuccess) return;
+    const t = setTimeout(() => navigate(paths.completeDetails, { replace: true }), VERIFY_REDIRECT_MS);
+    return () => clearTimeout(t);
+  }, [result.isSuccess, navigate]);
+
+  return (
+    <AuthLayout>
+      <div className="card auth-card center">
+        {result.isPending && <Spinner label="Updating Status" />}
+        {result.isSuccess && <p className="field-ok big-message">Your email is verified successfully, You can login to your dashboard.</p>}
+        {result.isError && <p className="field-error big-message">Error Updating Status</p>}
+      </div>
+    </AuthLayout>
+  );
 }

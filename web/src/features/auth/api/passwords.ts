@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { api } from '@/lib/api-client';
+
+export const PASSWORD_MISMATCH = 'New Password and Confirm Password didnot match!';
+export const SESSION_EXPIRED = 'Session expired ! Please try again';
+/** Guidance only: the rule is not enforced in the browser (spec §5). */
+export const PASSWORD_GUIDANCE =
+  'Password must be at least 8 characters long and contain at least two of the following: upper case, lower case, numbers, symbols.';
+
+const newPasswordFields = {
+  new_password: z.string().min(1, 'New password is required'),
+  confirm_new_password: z.string().min(1, 'Confirm password is required'),
+};
+
+const matching = <T extends { new_password: string; confirm_new_password: string }>(v: T) =>
+  v.new_password === v.confirm_new_password;
+
+export const setNewPasswordSchema = z
+  .object(newPasswordFields)
+  .refine(matching, { message: PASSWORD_MISMATCH, path: ['confirm_new_password'] });
+
+export const changePasswordSchema = z
+  .object({ current_password: z.string().min(1, 'Current password is required'), ...newPasswordFields })
+  .refine(matching, { message: PASSWORD_MISMATCH, path: ['confirm_new_password'] });
+
+export type SetNewPasswordInput = z.infer<typeof setNewPasswordSchema>;
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
+
+/** The token from the mailed /reset-password-admin/:token link, kept for /set-new-password/. */
+export const RESET_TOKEN_KEY = 'reset_password_token';
+
+export const resetPassword = (token: string, input: SetNewPasswordInput) =>
+  api.post<unknown>('/partner/reset-password', { token, ...input }, { auth: 'none' });
+
+export const changePassword = (input: ChangePasswordInput) =>
+  api.post<unknown>('/partner/change-password', {
+    current_password: input.current_password,
+    new_password: input.new_password,
+  });
