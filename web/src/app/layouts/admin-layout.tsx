@@ -7,6 +7,7 @@ import { usePartnerMe } from '@/features/partner/api/get-me';
 import { WalletBalances } from '@/features/wallets/components/wallet-balances';
 import { applyFavicon, applyTheme } from '@/lib/theme';
 import { paths } from '../paths';
+import { MenuIcon } from '@/components/ui/icons';
 
 type NavItem = { label: string; to: string; alsoActiveOn?: string[] };
 
@@ -77,7 +78,7 @@ export function AdminLayout() {
       <div className="shell-main">
         <header className="topbar">
           <button type="button" className="icon-button hamburger" aria-label="Open menu" onClick={() => setMenuOpen(true)}>
-            ☰
+            <MenuIcon />
           </button>
           <WalletBalances />
         </header>

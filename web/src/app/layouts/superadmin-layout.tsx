@@ -5,6 +5,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { useSuperAdminMe } from '@/features/superadmin/api/get-me';
 import { getSuperAdminClaims } from '@/lib/auth';
 import { paths } from '../paths';
+import { MenuIcon } from '@/components/ui/icons';
 
 type NavItem = { label: string; to: string; title: string; alsoActiveOn?: string[] };
 
@@ -70,7 +71,7 @@ export function SuperAdminLayout() {
       <div className="shell-main">
         <header className="topbar">
           <button type="button" className="icon-button hamburger" aria-label="Open menu" onClick={() => setMenuOpen(true)}>
-            ☰
+            <MenuIcon />
           </button>
           <h1 className="topbar-title">{title}</h1>
           <span className="topbar-email">{email}</span>

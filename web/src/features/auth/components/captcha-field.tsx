@@ -1,4 +1,5 @@
 import type { Captcha } from '../api/get-captcha';
+import { RefreshIcon } from '@/components/ui/icons';
 
 type CaptchaFieldProps = {
   id: string;
@@ -18,7 +19,7 @@ export function CaptchaField({ id, captcha, loading, value, error, onChange, onR
       <div className="captcha-row">
         {captcha ? <img src={captcha.image} alt="Captcha" /> : <span className="field-hint">{loading ? 'Loading...' : ''}</span>}
         <button type="button" className="icon-button" aria-label="Refresh captcha" title="Refresh captcha" onClick={onRefresh}>
-          ⟳
+          <RefreshIcon />
         </button>
         <input
           id={id}

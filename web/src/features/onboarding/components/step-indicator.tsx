@@ -19,7 +19,7 @@ export function StepIndicator({ current }: { current: number }) {
           const state = step < current || (current === STEP_LABELS.length && step === dots) ? 'done' : step === current ? 'current' : '';
           return (
             <span key={step} style={{ display: 'contents' }}>
-              {i > 0 && <span className={`steps-line ${step <= current ? 'done' : ''}`} />}
+              {i > 0 && <span className={`steps-line ${step <= current || current === STEP_LABELS.length ? 'done' : ''}`} />}
               <span className={`steps-dot ${state}`} data-testid="step-dot" />
             </span>
           );

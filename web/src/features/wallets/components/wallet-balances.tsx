@@ -2,6 +2,7 @@
 import { formatRupees } from '@/lib/format';
 import { useToast } from '@/components/ui/toast';
 import { usePartnerWallets } from '../api/get-wallets';
+import { RefreshIcon } from '@/components/ui/icons';
 
 export function WalletBalances() {
   const wallets = usePartnerWallets();
@@ -43,7 +44,7 @@ function WalletChip(props: { label: string; paise: number | undefined; busy: boo
         onClick={props.onRefresh}
         disabled={props.busy}
       >
-        ⟳
+        <RefreshIcon />
       </button>
     </div>
   );

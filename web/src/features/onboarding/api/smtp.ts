@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { api } from '@/lib/api-client';
+
+export const smtpSchema = z.object({
+  host: z.string().trim().min(1, 'Host is required'),
+  port: z
+    .string()
+    .trim()
+    .min(1, 'Port is required')
+    .regex(/^\d+$/, 'Port must be a number')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'Port must be a number').max(65535, 'Port must be a number')),
+  user: z.string().trim().min(1, 'User email is required'),
+  password: z.string().min(1, 'Password is required'),
+  from: z.string().trim().min(1, 'From is required'),
+  company_name: z.string().trim().min(1, 'Company name is required'),
+  secure: z.boolean(),
+  active: z.boolean(),
+});
+
+export type SmtpForm = z.input<typeof smtpSchema>;
+export type SmtpInput = z.output<typeof smtpSchema>;
+
+export const updateSmtp = (input: SmtpInput) => api.put<unknown>('/partner/smtp', input);
+export const skipSmtp = () => api.post<unknown>('/partner/smtp/skip');

@@ -1,0 +1,92 @@
+// Step 4: logo, favicon, title, description and the three theme colours.
+import { useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { Alert, useTimedMessage } from '@/components/ui/alert';
+import { Field } from '@/components/ui/field';
+import { errorMessage } from '@/lib/api-client';
+import { validate, type FieldErrors } from '@/lib/form';
+import { DEFAULT_THEME } from '@/lib/theme';
+import { FAVICON_MAX_BYTES, LOGO_MAX_BYTES } from '@/lib/uploads';
+import { FAVICON_TOO_LARGE, LOGO_TOO_LARGE, brandingSchema, updateBranding, type BrandingInput } from '../api/branding';
+import { ColourField } from './colour-field';
+import { ImageUploadField } from './image-upload-field';
+
+type Values = Omit<BrandingInput, 'logo_key' | 'favicon_key'> & { logo_key?: string; favicon_key?: string };
+
+export function BrandingStep({ userName, onDone }: { userName: string; onDone: () => void }) {
+  const [values, setValues] = useState<Values>({
+    title: `${userName} - Home`,
+    description: `${userName} - API KYC Solution`,
+    ...DEFAULT_THEME,
+  });
+  const [errors, setErrors] = useState<FieldErrors<BrandingInput>>({});
+  const [uploads, setUploads] = useState(0);
+  const msg = useTimedMessage();
+  const mutation = useMutation({ mutationFn: updateBranding });
+
+  const set = <K extends keyof Values>(key: K, v: Values[K]) => setValues((s) => ({ ...s, [key]: v }));
+  const uploading = (busy: boolean) => setUploads((n) => n + (busy ? 1 : -1));
+  const uploaded = (key: 'logo_key' | 'favicon_key', value: string | undefined) => {
+    set(key, value);
+    if (value) setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const r = validate(brandingSchema, values);
+    if (!r.ok) return setErrors(r.errors);
+    setErrors({});
+    mutation.mutate(r.data, { onSuccess: onDone, onError: (err) => msg.error(errorMessage(err)) });
+  };
+
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-label="Upload logo">
+      <Alert message={msg.message} onClose={msg.clear} />
+      <div className="form-row">
+        <ImageUploadField
+          id="br-logo"
+          label="Logo"
+          hint="Recommended size: 130-135 x 20-25 px (png, jpg, jpeg)"
+          purpose="logo"
+          maxBytes={LOGO_MAX_BYTES}
+          tooLargeMessage={LOGO_TOO_LARGE}
+          error={errors.logo_key}
+          onUploading={uploading}
+          onUploaded={(k) => uploaded('logo_key', k)}
+        />
+        <ImageUploadField
+          id="br-favicon"
+          label="Favicon"
+          hint="Recommended size: 15 x 15 px (png, jpg, jpeg)"
+          purpose="favicon"
+          maxBytes={FAVICON_MAX_BYTES}
+          tooLargeMessage={FAVICON_TOO_LARGE}
+          error={errors.favicon_key}
+          onUploading={uploading}
+          onUploaded={(k) => uploaded('favicon_key', k)}
+        />
+      </div>
+      <div className="form-row">
+        <Field label="Title" htmlFor="br-title" error={errors.title}>
+          <input id="br-title" type="text" value={values.title} onChange={(e) => set('title', e.target.value)} />
+        </Field>
+        <Field label="Description" htmlFor="br-description" error={errors.description}>
+          <input id="br-description" type="text" value={values.description} onChange={(e) => set('description', e.target.value)} />
+        </Field>
+      </div>
+      <div className="form-row three">
+        <ColourField id="br-primary" label="Primary colour" value={values.primary} error={errors.primary} onChange={(v) => set('primary', v)} />
+        <ColourField id="br-secondary" label="Secondary colour" value={values.secondary} error={errors.secondary} onChange={(v) => set('secondary', v)} />
+        <ColourField id="br-tertiary" label="Tertiary colour" value={values.tertiary} error={errors.tertiary} onChange={(v) => set('tertiary', v)} />
+      </div>
+      <button type="submit" className="btn btn-primary btn-block" disabled={mutation.isPending || uploads > 0}>
+        {mutation.isPending ? 'Wait...' : 'Next'}
+      </button>
+      {uploads > 0 && (
+        <div className="overlay" role="status">
+          Uploading, Please wait...
+        </div>
+      )}
+    </form>
+  );
+}
