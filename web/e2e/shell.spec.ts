@@ -4,7 +4,7 @@ test('visiting /auth shows the login form', async ({ page }) => {
   await page.goto('/auth');
   await expect(page.getByLabel('Email')).toBeVisible();
   await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
-  await expect(page.getByLabel('Captcha')).toBeVisible();
+  await expect(page.getByLabel('Captcha', { exact: true })).toBeVisible();
   await expect(page.getByRole('checkbox', { name: /terms/i })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
   await page.screenshot({ path: 'test-results/auth.png' });
