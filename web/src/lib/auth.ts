@@ -6,7 +6,7 @@ export const PARTNER_TOKEN_KEY = 'auth';
 export const SUPERADMIN_TOKEN_KEY = 'superadmin_auth';
 
 export type PartnerClaims = {
-  sub: string;
+  sub: string | number;
   role: 'partner';
   user_name: string;
   subdomain: string | null;
@@ -14,7 +14,7 @@ export type PartnerClaims = {
 };
 
 export type SuperAdminClaims = {
-  sub: string;
+  sub: string | number;
   role: 'superadmin';
   email: string;
   exp: number;

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { clearPartnerSession, clearSuperAdminSession } from '@/lib/auth';
+import { applyTheme } from '@/lib/theme';
 import { paths } from '../paths';
 
 function useLogout(clear: () => void, to: string) {
@@ -11,6 +12,8 @@ function useLogout(clear: () => void, to: string) {
   useEffect(() => {
     clear();
     queryClient.clear();
+    // Drop the partner's branding so the login page shows the platform's own.
+    applyTheme(null);
     navigate(to, { replace: true });
   }, [clear, navigate, queryClient, to]);
 }
