@@ -1,0 +1,174 @@
+//! The one HTTP error type. Every handler returns `ApiResult<T>`; every error becomes
+//! `{"error": {"code", "message", "fields"?}}` with the status of the contract. Unexpected
+//! errors are logged with their detail and answered with a generic 500.
+
+use std::collections::BTreeMap;
+
+use axum::{
+    Json,
+    extract::rejection::{JsonRejection, PathRejection, QueryRejection},
+    http::StatusCode,
+    response::{IntoResponse, Response},
+};
+use serde::Serialize;
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+    pub fields: BTreeMap<String, String>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorDetail {
+    pub code: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub fields: BTreeMap<String, String>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        Self { status, code, message: message.into(), fields: BTreeMap::new() }
+    }
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "bad_request", message)
+    }
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+    }
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, "forbidden", message)
+    }
+    pub fn not_found() -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", "Not found")
+    }
+    pub fn conflict(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, "conflict", message)
+    }
+    pub fn too_many_requests() -> Self {
+        Self::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", "Too many requests, please try again later")
+    }
+    pub fn validation(fields: BTreeMap<String, String>) -> Self {
+        let message = fields.values().next().cloned().unwrap_or_else(|| "Validation failed".into());
+        Self { status: StatusCode::UNPROCESSABLE_ENTITY, code: "validation_failed", message, fields }
+    }
+    pub fn field(field: &str, message: impl Into<String>) -> Self {
+        Self::validation(BTreeMap::from([(field.to_owned(), message.into())]))
+    }
+    pub fn internal(detail: impl std::fmt::Display) -> Self {
+        tracing::error!(error = %detail, "internal error");
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "Something went wrong. try again later")
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody { error: ErrorDetail { code: self.code.to_owned(), message: self.message, fields: self.fields } };
+        (self.status, Json(body)).into_response()
+    }
+}
+
+impl From<domain::Error> for ApiError {
+    fn from(e: domain::Error) -> Self {
+        use domain::Error as E;
+        match e {
+            E::NotFound => Self::not_found(),
+            E::Invalid { fields, message } => {
+                let mut err = Self::validation(fields);
+                err.message = message;
+                err
+            }
+            E::Conflict(m) => Self::conflict(m),
+            E::Forbidden(m) => Self::forbidden(m),
+            E::Unauthorized(m) => Self::unauthorized(m),
+            E::InsufficientFunds => Self::new(StatusCode::PAYMENT_REQUIRED, "insufficient_balance", "Insufficient balance"),
+            E::TooLarge(m) => Self::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", m),
+            E::Db(e) => e.into(),
+            E::Other(e) => Self::internal(format!("{e:#}")),
+        }
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        match &e {
+            sqlx::Error::RowNotFound => Self::not_found(),
+            sqlx::Error::Database(d) if d.is_unique_violation() => Self::conflict("Already exists"),
+            sqlx::Error::Database(d) if d.is_check_violation() || d.is_foreign_key_violation() => {
+                Self::new(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed", "Invalid value")
+            }
+            _ => Self::internal(e),
+        }
+    }
+}
+
+impl From<jobs::EnqueueError> for ApiError {
+    fn from(e: jobs::EnqueueError) -> Self {
+        Self::from(domain::Error::from(e))
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> Self {
+        let status = r.status();
+        let code = if status == StatusCode::UNPROCESSABLE_ENTITY { "validation_failed" } else { "bad_request" };
+        let status = if status == StatusCode::PAYLOAD_TOO_LARGE { status } else if code == "bad_request" { StatusCode::BAD_REQUEST } else { status };
+        Self::new(status, code, r.body_text())
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(r: QueryRejection) -> Self {
+        Self::bad_request(r.body_text())
+    }
+}
+
+impl From<PathRejection> for ApiError {
+    fn from(r: PathRejection) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", r.body_text())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn body(e: ApiError) -> (StatusCode, serde_json::Value) {
+        let r = e.into_response();
+        let status = r.status();
+        let bytes = axum::body::to_bytes(r.into_body(), 1 << 16).await.unwrap();
+        (status, serde_json::from_slice(&bytes).unwrap())
+    }
+
+    #[tokio::test]
+    async fn domain_errors_map_to_contract_statuses() {
+        let cases = [
+            (domain::Error::NotFound, 404, "not_found"),
+            (domain::Error::invalid("email", "Email is required"), 422, "validation_failed"),
+            (domain::Error::conflict("taken"), 409, "conflict"),
+            (domain::Error::InsufficientFunds, 402, "insufficient_balance"),
+            (domain::Error::Forbidden("no".into()), 403, "forbidden"),
+            (domain::Error::Unauthorized("no".into()), 401, "unauthorized"),
+            (domain::Error::TooLarge("big".into()), 413, "too_large"),
+            (domain::Error::Other(anyhow::anyhow!("secret detail")), 500, "internal"),
+        ];
+        for (err, status, code) in cases {
+            let (s, b) = body(err.into()).await;
+            assert_eq!(s.as_u16(), status);
+            assert_eq!(b["error"]["code"], code);
+            assert!(!b.to_string().contains("secret detail"), "internal detail leaked: {b}");
+        }
+        let (_, b) = body(domain::Error::invalid("email", "Email is required").into()).await;
+        assert_eq!(b["error"]["fields"]["email"], "Email is required");
+        assert_eq!(b["error"]["message"], "Email is required");
+    }
+}

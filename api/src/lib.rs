@@ -1,0 +1,75 @@
+//! The HTTP API: JSON under /api/v1, health probes, the OpenAPI document, and the built web
+//! app for every other path.
+
+pub mod auth;
+pub mod error;
+pub mod extract;
+pub mod openapi;
+pub mod routes;
+
+use std::sync::Arc;
+
+use axum::{Router, http::Request};
+use domain::{PgPool, config::Config};
+use tower_http::{
+    request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
+    trace::TraceLayer,
+};
+
+#[derive(Clone)]
+pub struct AppState {
+    pub pool: PgPool,
+    pub config: Arc<Config>,
+}
+
+impl AppState {
+    pub fn new(pool: PgPool, config: Arc<Config>) -> Self {
+        Self { pool, config }
+    }
+}
+
+/// The whole application: API routes, probes, docs, and the web app as the fallback.
+pub fn app(state: AppState) -> Router {
+    let web = routes::web::service(&state.config.web_dist);
+    Router::new()
+        .merge(routes::health::router())
+        .nest("/api", routes::api_router())
+        .fallback(web)
+        .layer(
+            TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
+                let id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("");
+                // The path only: query strings may carry tokens.
+                tracing::info_span!("http", method = %req.method(), path = %req.uri().path(), request_id = %id)
+            }),
+        )
+        .layer(PropagateRequestIdLayer::x_request_id())
+        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+        .with_state(state)
+}
+
+/// Serves until `shutdown` resolves, then drains in-flight requests.
+pub async fn serve(listener: tokio::net::TcpListener, state: AppState, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+    axum::serve(listener, app(state).into_make_service_with_connect_info::<std::net::SocketAddr>())
+        .with_graceful_shutdown(shutdown)
+        .await
+}
+
+/// Resolves on SIGTERM or Ctrl-C.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+    tracing::info!("shutting down");
+}

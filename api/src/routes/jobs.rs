@@ -1,0 +1,20 @@
+//! Job state, for dashboards that poll a long-running job.
+
+use axum::{Router, extract::State, routing::get};
+
+use crate::{AppState, auth::AnyAuth, error::{ApiError, ApiResult}, extract::{Json, Path}};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/jobs/{id}", get(job_state))
+}
+
+/// Kind, status (queued, running, retrying, done, failed), attempts and last error of a job.
+#[utoipa::path(get, path = "/api/v1/jobs/{id}", tag = "jobs", params(("id" = String, Path)),
+    responses((status = 200, description = "job state"), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn job_state(_auth: AnyAuth, State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<serde_json::Value>> {
+    if id.len() > 64 {
+        return Err(ApiError::not_found());
+    }
+    let job = jobs::state::find(&state.pool, &id).await?.ok_or_else(ApiError::not_found)?;
+    Ok(Json(serde_json::to_value(job).map_err(ApiError::internal)?))
+}

@@ -1,0 +1,37 @@
+//! Public endpoints of the landing page: the contact form.
+
+use axum::{Router, extract::State, http::StatusCode, routing::post};
+use serde::{Deserialize, Serialize};
+
+use crate::{AppState, error::ApiResult, extract::Json};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/public/contact", post(contact))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct ContactRequest {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub mobile: String,
+    #[serde(default)]
+    pub message: String,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Accepted {
+    pub job_id: String,
+}
+
+/// Sends the landing page's contact form to the provider's address (a `send_mail` job).
+#[utoipa::path(post, path = "/api/v1/public/contact", tag = "public", request_body = ContactRequest,
+    responses((status = 202, body = Accepted), (status = 422, body = crate::error::ErrorBody)))]
+pub async fn contact(State(state): State<AppState>, Json(req): Json<ContactRequest>) -> ApiResult<(StatusCode, Json<Accepted>)> {
+    let form = domain::contact::ContactForm::parse(&req.name, &req.email, &req.mobile, &req.message)?;
+    let email = form.to_email(&state.config.contact_email);
+    let job_id = jobs::enqueue_now(&state.pool, &jobs::SendMail::new(email)).await?;
+    Ok((StatusCode::ACCEPTED, Json(Accepted { job_id })))
+}

@@ -1,0 +1,273 @@
+//! Configuration from the environment (twelve-factor). A `.env` file fills in what the
+//! environment does not set; the environment always wins. Every setting is read and checked
+//! here, once, so a missing or malformed one stops the process with a single line naming it.
+
+use std::{env, fmt, path::PathBuf, str::FromStr, time::Duration};
+
+/// A setting that is missing or cannot be parsed; printed as one line naming the variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    pub var: &'static str,
+    pub problem: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "configuration error: {} {}", self.var, self.problem)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Loads `.env` (if present) without overriding variables already in the environment.
+pub fn load_dotenv() {
+    let _ = dotenvy::dotenv();
+}
+
+fn raw(var: &'static str) -> Option<String> {
+    env::var(var).ok().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
+}
+
+fn required(var: &'static str) -> Result<String, ConfigError> {
+    raw(var).ok_or(ConfigError { var, problem: "is not set".into() })
+}
+
+fn parsed<T: FromStr>(var: &'static str, default: T) -> Result<T, ConfigError> {
+    match raw(var) {
+        None => Ok(default),
+        Some(v) => v.parse().map_err(|_| ConfigError {
+            var,
+            problem: format!("has an invalid value {v:?}"),
+        }),
+    }
+}
+
+fn one_of(var: &'static str, default: &str, allowed: &[&str]) -> Result<String, ConfigError> {
+    let v = raw(var).unwrap_or_else(|| default.to_owned()).to_lowercase();
+    if allowed.contains(&v.as_str()) {
+        Ok(v)
+    } else {
+        Err(ConfigError { var, problem: format!("must be one of {}, not {v:?}", allowed.join(", ")) })
+    }
+}
+
+fn secret(var: &'static str, min_len: usize) -> Result<String, ConfigError> {
+    let v = required(var)?;
+    if v.len() < min_len {
+        return Err(ConfigError { var, problem: format!("must be at least {min_len} characters") });
+    }
+    Ok(v)
+}
+
+fn cron_expr(var: &'static str, default: &str) -> Result<String, ConfigError> {
+    let v = raw(var).unwrap_or_else(|| default.to_owned());
+    if v.split_whitespace().count() != 6 {
+        return Err(ConfigError { var, problem: format!("must be a 6-field cron expression (with seconds), not {v:?}") });
+    }
+    Ok(v)
+}
+
+/// `DATABASE_URL` alone: enough for `api migrate` and the seed.
+pub fn database_url() -> Result<String, ConfigError> {
+    let url = required("DATABASE_URL")?;
+    if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+        return Err(ConfigError {
+            var: "DATABASE_URL",
+            problem: "must be a postgres:// URL".into(),
+        });
+    }
+    Ok(url)
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MailConfig {
+    /// Every message becomes one `.eml` file in this folder.
+    Outbox { dir: PathBuf },
+    Smtp(SmtpConfig),
+}
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct SmtpConfig {
+    pub host: String,
+    pub port: u16,
+    pub user: Option<String>,
+    pub password: Option<String>,
+    /// `none` (plain, for local relays), `starttls` or `tls` (implicit TLS).
+    pub tls: String,
+}
+
+impl fmt::Debug for SmtpConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SmtpConfig")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("user", &self.user)
+            .field("password", &self.password.as_ref().map(|_| "***"))
+            .field("tls", &self.tls)
+            .finish()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StorageConfig {
+    /// A local folder; links are HMAC-signed and served by the api under /files.
+    Local { dir: PathBuf },
+    S3(S3Config),
+}
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct S3Config {
+    pub bucket: String,
+    pub region: String,
+    /// For S3-compatible stores (MinIO, R2, a local test server); path-style addressing.
+    pub endpoint: Option<String>,
+    pub access_key_id: String,
+    pub secret_access_key: String,
+}
+
+impl fmt::Debug for S3Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("S3Config")
+            .field("bucket", &self.bucket)
+            .field("region", &self.region)
+            .field("endpoint", &self.endpoint)
+            .field("access_key_id", &self.access_key_id)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CaptchaConfig {
+    Builtin,
+    Recaptcha { secret: String },
+    /// Tests only: the captcha field is ignored.
+    Off,
+}
+
+/// Everything `api serve` and `worker` need.
+#[derive(Clone)]
+pub struct Config {
+    pub database_url: String,
+    pub database_max_connections: u32,
+    pub redis_url: Option<String>,
+    pub host: String,
+    pub port: u16,
+    /// Where people reach the platform, used in mailed links: `http://localhost:8080`.
+    pub public_url: String,
+    /// Partner sites answer at `{subdomain}.{platform_domain}`.
+    pub platform_domain: String,
+    pub jwt_secret: String,
+    pub session_ttl: Duration,
+    /// 32 bytes for AES-256-GCM, given as 64 hex characters.
+    pub encryption_key: [u8; 32],
+    /// Signs upload and download links of local storage.
+    pub link_signing_key: String,
+    pub mail: MailConfig,
+    pub mail_from: String,
+    /// The provider's own address: the contact form writes to it.
+    pub contact_email: String,
+    pub storage: StorageConfig,
+    pub captcha: CaptchaConfig,
+    pub web_dist: PathBuf,
+    pub worker_concurrency: usize,
+    pub worker_heartbeat: Duration,
+    /// First retry delay of a failed job; doubled per attempt.
+    pub job_retry_base: Duration,
+    pub upstream_timeout: Duration,
+    /// Cron expression (with seconds) of the periodic `aggregate_ip_hits` job.
+    pub ip_hits_schedule: String,
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Secrets stay out of logs.
+        f.debug_struct("Config")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("public_url", &self.public_url)
+            .field("platform_domain", &self.platform_domain)
+            .field("mail", &self.mail)
+            .field("storage", &self.storage)
+            .field("redis", &self.redis_url.is_some())
+            .field("worker_concurrency", &self.worker_concurrency)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Config {
+    pub fn from_env() -> Result<Self, ConfigError> {
+        let port: u16 = parsed("PORT", 8080)?;
+        let public_url = raw("PUBLIC_URL")
+            .unwrap_or_else(|| format!("http://localhost:{port}"))
+            .trim_end_matches('/')
+            .to_owned();
+        if !(public_url.starts_with("http://") || public_url.starts_with("https://")) {
+            return Err(ConfigError { var: "PUBLIC_URL", problem: "must start with http:// or https://".into() });
+        }
+        let mail = match one_of("MAIL", "outbox", &["outbox", "smtp"])?.as_str() {
+            "smtp" => MailConfig::Smtp(SmtpConfig {
+                host: required("SMTP_HOST")?,
+                port: parsed("SMTP_PORT", 587)?,
+                user: raw("SMTP_USER"),
+                password: raw("SMTP_PASSWORD"),
+                tls: one_of("SMTP_TLS", "starttls", &["none", "starttls", "tls"])?,
+            }),
+            _ => MailConfig::Outbox { dir: raw("MAIL_OUTBOX_DIR").unwrap_or_else(|| ".data/outbox".into()).into() },
+        };
+        let storage = match one_of("STORAGE", "local", &["local", "s3"])?.as_str() {
+            "s3" => StorageConfig::S3(S3Config {
+                bucket: required("S3_BUCKET")?,
+                region: raw("S3_REGION").unwrap_or_else(|| "us-east-1".into()),
+                endpoint: raw("S3_ENDPOINT"),
+                access_key_id: required("S3_ACCESS_KEY_ID")?,
+                secret_access_key: required("S3_SECRET_ACCESS_KEY")?,
+            }),
+            _ => StorageConfig::Local { dir: raw("STORAGE_DIR").unwrap_or_else(|| ".data/storage".into()).into() },
+        };
+        let captcha = match one_of("CAPTCHA", "builtin", &["builtin", "recaptcha", "off"])?.as_str() {
+            "recaptcha" => CaptchaConfig::Recaptcha { secret: required("RECAPTCHA_SECRET")? },
+            "off" => CaptchaConfig::Off,
+            _ => CaptchaConfig::Builtin,
+        };
+        let key_hex = required("ENCRYPTION_KEY")?;
+        let encryption_key = hex::decode(&key_hex)
+            .ok()
+            .and_then(|b| <[u8; 32]>::try_from(b).ok())
+            .ok_or(ConfigError { var: "ENCRYPTION_KEY", problem: "must be 64 hex characters (32 bytes)".into() })?;
+        let concurrency: usize = parsed("WORKER_CONCURRENCY", 4)?;
+        if concurrency == 0 || concurrency > 256 {
+            return Err(ConfigError { var: "WORKER_CONCURRENCY", problem: "must be between 1 and 256".into() });
+        }
+        Ok(Self {
+            database_url: database_url()?,
+            database_max_connections: parsed("DATABASE_MAX_CONNECTIONS", 20)?,
+            redis_url: raw("REDIS_URL"),
+            host: raw("HOST").unwrap_or_else(|| "0.0.0.0".into()),
+            port,
+            public_url,
+            platform_domain: raw("PLATFORM_DOMAIN").unwrap_or_else(|| "localhost".into()).to_lowercase(),
+            jwt_secret: secret("JWT_SECRET", 32)?,
+            session_ttl: Duration::from_secs(60 * 60 * parsed::<u64>("SESSION_TTL_HOURS", 12)?),
+            encryption_key,
+            link_signing_key: secret("LINK_SIGNING_KEY", 32)?,
+            mail,
+            mail_from: raw("MAIL_FROM").unwrap_or_else(|| "KYC Platform <no-reply@localhost>".into()),
+            contact_email: raw("CONTACT_EMAIL").unwrap_or_else(|| "sales@localhost".into()),
+            storage,
+            captcha,
+            web_dist: raw("WEB_DIST").unwrap_or_else(|| "web/dist".into()).into(),
+            worker_concurrency: concurrency,
+            worker_heartbeat: Duration::from_secs(parsed("WORKER_HEARTBEAT_SECS", 30)?),
+            job_retry_base: Duration::from_millis(parsed("JOB_RETRY_BASE_MS", 2_000)?),
+            upstream_timeout: Duration::from_millis(parsed("UPSTREAM_TIMEOUT_MS", 15_000)?),
+            ip_hits_schedule: cron_expr("IP_HITS_SCHEDULE", "0 * * * * *")?,
+        })
+    }
+
+    /// The branded site of a partner.
+    pub fn partner_site_url(&self, subdomain: &str) -> String {
+        let (scheme, rest) = self.public_url.split_once("://").unwrap_or(("http", &self.public_url));
+        let port = rest.rsplit_once(':').map(|(_, p)| format!(":{p}")).unwrap_or_default();
+        format!("{scheme}://{subdomain}.{}{port}", self.platform_domain)
+    }
+}

@@ -1,0 +1,76 @@
+//! The landing page's contact form.
+
+use crate::{Result, error::Violations, mail::Email};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContactForm {
+    pub name: String,
+    pub email: String,
+    pub mobile: String,
+    pub message: String,
+}
+
+/// A plausible address: one @, a dotted domain, no spaces. Delivery is the real check.
+pub fn is_email(s: &str) -> bool {
+    let Some((local, domain)) = s.split_once('@') else { return false };
+    !local.is_empty()
+        && local.len() <= 64
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && s.len() <= 254
+        && !s.chars().any(|c| c.is_whitespace() || c.is_control())
+        && !domain.contains('@')
+}
+
+impl ContactForm {
+    /// Rules of the spec: name, email (an e-mail) and phone required, phone at most 10
+    /// characters, message optional.
+    pub fn parse(name: &str, email: &str, mobile: &str, message: &str) -> Result<Self> {
+        let (name, email, mobile, message) = (name.trim(), email.trim(), mobile.trim(), message.trim());
+        let mut v = Violations::new();
+        v.check(!name.is_empty(), "name", "Name is required");
+        v.check(name.chars().count() <= 100, "name", "Name is too long");
+        v.check(!email.is_empty(), "email", "Email is required");
+        v.check(email.is_empty() || is_email(email), "email", "Please enter a valid email");
+        v.check(!mobile.is_empty(), "mobile", "Phone is required");
+        v.check(mobile.chars().count() <= 10, "mobile", "Phone must be at most 10 characters");
+        v.check(mobile.chars().all(|c| c.is_ascii_digit()), "mobile", "Phone must contain digits only");
+        v.check(message.chars().count() <= 5000, "message", "Message is too long");
+        v.into_result()?;
+        Ok(Self { name: name.into(), email: email.into(), mobile: mobile.into(), message: message.into() })
+    }
+
+    pub fn to_email(&self, provider_address: &str) -> Email {
+        let text = format!(
+            "New enquiry from the website contact form.\n\nName: {}\nEmail: {}\nPhone: {}\n\nMessage:\n{}\n",
+            self.name,
+            self.email,
+            self.mobile,
+            if self.message.is_empty() { "(none)" } else { &self.message }
+        );
+        let mut e = Email::new(provider_address, format!("Contact form: {}", self.name), text);
+        e.reply_to = Some(self.email.clone());
+        e
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules() {
+        assert!(ContactForm::parse("Asha", "asha@example.in", "9876543210", "").is_ok());
+        let err = |r: Result<ContactForm>| match r {
+            Err(crate::Error::Invalid { fields, .. }) => fields,
+            other => panic!("expected invalid, got {other:?}"),
+        };
+        let f = err(ContactForm::parse("", "", "", ""));
+        assert_eq!(f.len(), 3);
+        let f = err(ContactForm::parse("A", "not-an-email", "98765432101", ""));
+        assert_eq!(f["email"], "Please enter a valid email");
+        assert_eq!(f["mobile"], "Phone must be at most 10 characters");
+        assert!(err(ContactForm::parse("A", "a@b.co", "98x", "")).contains_key("mobile"));
+    }
+}

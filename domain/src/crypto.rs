@@ -1,0 +1,132 @@
+//! Password hashing (argon2id), secrets at rest (AES-256-GCM), random tokens and HMAC links.
+
+use aes_gcm::{Aes256Gcm, KeyInit, Nonce, aead::Aead};
+use argon2::{
+    Argon2, PasswordHash, PasswordHasher, PasswordVerifier,
+    password_hash::{SaltString, rand_core::OsRng},
+};
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use hmac::{Hmac, Mac};
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+
+pub fn hash_password(password: &str) -> anyhow::Result<String> {
+    let salt = SaltString::generate(&mut OsRng);
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| anyhow::anyhow!("hashing a password: {e}"))
+}
+
+/// False for a wrong password and for a malformed stored hash alike.
+pub fn verify_password(password: &str, hash: &str) -> bool {
+    PasswordHash::new(hash)
+        .map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+        .unwrap_or(false)
+}
+
+/// A URL-safe random token of `bytes` random bytes.
+pub fn random_token(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    rand::rng().fill_bytes(&mut buf);
+    URL_SAFE_NO_PAD.encode(buf)
+}
+
+pub fn sha256(data: &[u8]) -> Vec<u8> {
+    Sha256::digest(data).to_vec()
+}
+
+pub fn sha256_hex(data: &[u8]) -> String {
+    hex::encode(Sha256::digest(data))
+}
+
+pub fn hmac_hex(key: &[u8], data: &[u8]) -> String {
+    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key).expect("HMAC takes any key length");
+    mac.update(data);
+    hex::encode(mac.finalize().into_bytes())
+}
+
+/// Compares an HMAC in constant time.
+pub fn hmac_verify(key: &[u8], data: &[u8], signature_hex: &str) -> bool {
+    let Ok(sig) = hex::decode(signature_hex) else { return false };
+    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key).expect("HMAC takes any key length");
+    mac.update(data);
+    mac.verify_slice(&sig).is_ok()
+}
+
+/// Seals secrets (SMTP passwords, payment keys) with AES-256-GCM: nonce || ciphertext.
+#[derive(Clone)]
+pub struct SecretBox {
+    cipher: Aes256Gcm,
+}
+
+impl SecretBox {
+    pub fn new(key: &[u8; 32]) -> Self {
+        Self { cipher: Aes256Gcm::new(key.into()) }
+    }
+
+    pub fn seal(&self, plaintext: &str) -> Vec<u8> {
+        let mut nonce = [0u8; 12];
+        rand::rng().fill_bytes(&mut nonce);
+        let mut out = nonce.to_vec();
+        out.extend(
+            self.cipher
+                .encrypt(Nonce::from_slice(&nonce), plaintext.as_bytes())
+                .expect("AES-GCM encryption does not fail for in-memory data"),
+        );
+        out
+    }
+
+    pub fn open(&self, sealed: &[u8]) -> anyhow::Result<String> {
+        anyhow::ensure!(sealed.len() > 12, "sealed secret too short");
+        let (nonce, ciphertext) = sealed.split_at(12);
+        let plain = self
+            .cipher
+            .decrypt(Nonce::from_slice(nonce), ciphertext)
+            .map_err(|_| anyhow::anyhow!("secret does not open with this ENCRYPTION_KEY"))?;
+        Ok(String::from_utf8(plain)?)
+    }
+}
+
+/// Shows the last 4 characters only.
+pub fn mask(secret: &str) -> String {
+    let n = secret.chars().count();
+    let tail: String = secret.chars().skip(n.saturating_sub(4)).collect();
+    format!("{}{}", "*".repeat(n.saturating_sub(4).min(8)), tail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn password_round_trip() {
+        let h = hash_password("S3cret-pass").unwrap();
+        assert!(h.starts_with("$argon2id$"));
+        assert!(verify_password("S3cret-pass", &h));
+        assert!(!verify_password("s3cret-pass", &h));
+        assert!(!verify_password("x", "not a hash"));
+    }
+
+    #[test]
+    fn secret_box_round_trip_and_tamper() {
+        let b = SecretBox::new(&[7u8; 32]);
+        let sealed = b.seal("smtp-password");
+        assert_ne!(sealed, b.seal("smtp-password"), "nonces differ");
+        assert_eq!(b.open(&sealed).unwrap(), "smtp-password");
+        let mut bad = sealed.clone();
+        *bad.last_mut().unwrap() ^= 1;
+        assert!(b.open(&bad).is_err());
+        assert!(SecretBox::new(&[8u8; 32]).open(&sealed).is_err());
+    }
+
+    #[test]
+    fn hmac_and_mask() {
+        let sig = hmac_hex(b"k", b"data");
+        assert!(hmac_verify(b"k", b"data", &sig));
+        assert!(!hmac_verify(b"k", b"datA", &sig));
+        assert!(!hmac_verify(b"k", b"data", "zz"));
+        assert_eq!(mask("abcdefgh"), "****efgh");
+        assert_eq!(mask("ab"), "ab");
+    }
+}

@@ -1,0 +1,66 @@
+//! The domain's one error type. The api maps it to HTTP in one place (`api/src/error.rs`).
+
+use std::collections::BTreeMap;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("not found")]
+    NotFound,
+    /// Validation of input, field by field.
+    #[error("{message}")]
+    Invalid { message: String, fields: BTreeMap<String, String> },
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("insufficient balance")]
+    InsufficientFunds,
+    #[error("{0}")]
+    TooLarge(String),
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+    #[error(transparent)]
+    Other(#[from] anyhow::Error),
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn invalid(field: &str, message: impl Into<String>) -> Self {
+        let message = message.into();
+        Error::Invalid { fields: BTreeMap::from([(field.to_owned(), message.clone())]), message }
+    }
+
+    pub fn conflict(message: impl Into<String>) -> Self {
+        Error::Conflict(message.into())
+    }
+}
+
+/// Collects field errors and turns them into one `Error::Invalid`.
+#[derive(Default, Debug)]
+pub struct Violations(BTreeMap<String, String>);
+
+impl Violations {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn add(&mut self, field: &str, message: impl Into<String>) {
+        self.0.entry(field.to_owned()).or_insert_with(|| message.into());
+    }
+
+    pub fn check(&mut self, ok: bool, field: &str, message: &str) {
+        if !ok {
+            self.add(field, message);
+        }
+    }
+
+    pub fn into_result(self) -> Result<()> {
+        match self.0.iter().next() {
+            None => Ok(()),
+            Some((_, first)) => Err(Error::Invalid { message: first.clone(), fields: self.0 }),
+        }
+    }
+}

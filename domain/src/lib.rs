@@ -1,0 +1,23 @@
+//! The shared library of the platform: configuration, the Postgres pool, and per feature the
+//! models and SQL (money, pricing, the wallet ledger, storage, mail, secrets).
+
+pub mod audit;
+pub mod catalogue;
+pub mod config;
+pub mod contact;
+pub mod crypto;
+pub mod db;
+pub mod error;
+pub mod mail;
+pub mod paging;
+pub mod plans;
+pub mod pricing;
+pub mod seed;
+pub mod storage;
+pub mod superadmins;
+pub mod tenancy;
+pub mod transactions;
+pub mod wallets;
+
+pub use error::{Error, Result};
+pub use sqlx::{PgConnection, PgPool};

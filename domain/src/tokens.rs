@@ -1,0 +1,111 @@
+//! One-time links: e-mail verification and password reset. The mailed token is random; only its
+//! SHA-256 is stored, so a copy of the database does not hand out working links. A token is
+//! good once, until it expires.
+
+use std::time::Duration;
+
+use sqlx::PgConnection;
+
+use crate::{Result, crypto};
+
+/// A verification link is valid for a day: people open sign-up mails late.
+pub const VERIFY_EMAIL_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+/// A reset link is a password in disguise: an hour is enough.
+pub const RESET_PASSWORD_TTL: Duration = Duration::from_secs(60 * 60);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    VerifyEmail,
+    ResetPassword,
+}
+
+impl Purpose {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Purpose::VerifyEmail => "verify_email",
+            Purpose::ResetPassword => "reset_password",
+        }
+    }
+}
+
+fn hash(token: &str) -> Vec<u8> {
+    crypto::sha256(token.as_bytes())
+}
+
+/// A token is 32 random bytes in URL-safe base64; anything else is not worth a query.
+fn plausible(token: &str) -> bool {
+    (20..=100).contains(&token.len()) && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// Issues a fresh token for a partner; earlier unused tokens of the same purpose stop working,
+/// so only the newest mail's link is live.
+#[tracing::instrument(skip(conn))]
+pub async fn issue(conn: &mut PgConnection, purpose: Purpose, partner_id: i64, ttl: Duration) -> Result<String> {
+    sqlx::query(
+        "UPDATE one_time_tokens SET used_at = now()
+          WHERE subject_kind = 'partner' AND subject_id = $1 AND purpose = $2 AND used_at IS NULL",
+    )
+    .bind(partner_id)
+    .bind(purpose.as_str())
+    .execute(&mut *conn)
+    .await?;
+    let token = crypto::random_token(32);
+    sqlx::query(
+        "INSERT INTO one_time_tokens (token_hash, purpose, subject_kind, subject_id, expires_at)
+         VALUES ($1, $2, 'partner', $3, now() + $4 * interval '1 second')",
+    )
+    .bind(hash(&token))
+    .bind(purpose.as_str())
+    .bind(partner_id)
+    .bind(ttl.as_secs_f64())
+    .execute(&mut *conn)
+    .await?;
+    Ok(token)
+}
+
+/// The partner of a live token, without using it up (the reset page checks the link first).
+#[tracing::instrument(skip_all)]
+pub async fn peek(conn: &mut PgConnection, purpose: Purpose, token: &str) -> Result<Option<i64>> {
+    if !plausible(token) {
+        return Ok(None);
+    }
+    Ok(sqlx::query_scalar(
+        "SELECT subject_id FROM one_time_tokens
+          WHERE token_hash = $1 AND purpose = $2 AND subject_kind = 'partner' AND used_at IS NULL AND expires_at > now()",
+    )
+    .bind(hash(token))
+    .bind(purpose.as_str())
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// Uses the token up and returns its partner; `None` when it is unknown, expired or used. One
+/// conditional UPDATE, so two requests racing with the same link cannot both win.
+#[tracing::instrument(skip_all)]
+pub async fn consume(conn: &mut PgConnection, purpose: Purpose, token: &str) -> Result<Option<i64>> {
+    if !plausible(token) {
+        return Ok(None);
+    }
+    Ok(sqlx::query_scalar(
+        "UPDATE one_time_tokens SET used_at = now()
+          WHERE token_hash = $1 AND purpose = $2 AND subject_kind = 'partner' AND used_at IS NULL AND expires_at > now()
+          RETURNING subject_id",
+    )
+    .bind(hash(token))
+    .bind(purpose.as_str())
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// When the newest token of this purpose was issued: the sign-in page re-sends a verification
+/// mail only when the last one is a few minutes old.
+pub async fn last_issued_secs_ago(conn: &mut PgConnection, purpose: Purpose, partner_id: i64) -> Result<Option<f64>> {
+    Ok(sqlx::query_scalar(
+        "SELECT extract(epoch FROM now() - max(created_at))::float8 FROM one_time_tokens
+          WHERE subject_kind = 'partner' AND subject_id = $1 AND purpose = $2",
+    )
+    .bind(partner_id)
+    .bind(purpose.as_str())
+    .fetch_one(conn)
+    .await?)
+}

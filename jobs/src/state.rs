@@ -1,0 +1,69 @@
+//! The state of a job as `GET /api/v1/jobs/{id}` shows it, read from `apalis.jobs`.
+
+use chrono::{DateTime, TimeZone, Utc};
+use serde::Serialize;
+use sqlx::PgPool;
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct JobState {
+    pub id: String,
+    pub kind: String,
+    /// queued | running | retrying (failed, will run again after its backoff) | done | failed
+    pub status: String,
+    pub attempts: i32,
+    pub max_attempts: i32,
+    pub last_error: Option<String>,
+    pub created_at: Option<DateTime<Utc>>,
+    pub run_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+}
+
+#[derive(sqlx::FromRow)]
+struct Row {
+    id: String,
+    job_type: String,
+    status: String,
+    attempts: i32,
+    max_attempts: i32,
+    last_result: Option<serde_json::Value>,
+    run_at: DateTime<Utc>,
+    done_at: Option<DateTime<Utc>>,
+}
+
+pub async fn find(pool: &PgPool, id: &str) -> Result<Option<JobState>, sqlx::Error> {
+    let row: Option<Row> = sqlx::query_as(
+        "SELECT id, job_type, status, attempts, max_attempts, last_result, run_at, done_at
+         FROM apalis.jobs WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(|r| {
+        let status = match r.status.as_str() {
+            "Pending" | "Queued" => "queued",
+            "Running" => "running",
+            "Done" => "done",
+            "Failed" if r.attempts < r.max_attempts => "retrying",
+            _ => "failed",
+        };
+        let last_error = r.last_result.as_ref().and_then(|v| v.get("Err")).map(|e| match e.as_str() {
+            Some(s) => s.to_owned(),
+            None => e.to_string(),
+        });
+        // Job ids are ULIDs: their first 48 bits are the enqueue time in milliseconds.
+        let created_at = ulid::Ulid::from_string(&r.id)
+            .ok()
+            .and_then(|u| Utc.timestamp_millis_opt(u.timestamp_ms() as i64).single());
+        JobState {
+            id: r.id,
+            kind: r.job_type,
+            status: status.to_owned(),
+            attempts: r.attempts,
+            max_attempts: r.max_attempts,
+            last_error,
+            created_at,
+            run_at: r.run_at,
+            finished_at: if status == "done" || status == "failed" { r.done_at } else { None },
+        }
+    }))
+}

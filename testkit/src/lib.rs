@@ -1,0 +1,80 @@
+//! Test support shared by the crates' integration tests.
+
+pub mod db;
+pub mod smtp;
+
+use std::{path::PathBuf, sync::Arc, time::Duration};
+
+use domain::config::{CaptchaConfig, Config, MailConfig, StorageConfig};
+
+pub use db::TestDb;
+pub use smtp::SmtpServer;
+
+/// A scratch folder under the system temp dir, unique per call.
+pub fn scratch_dir(label: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kyc-test-{label}-{}", uuid::Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir).expect("creating a scratch dir");
+    dir
+}
+
+/// A configuration for tests: outbox mail and local storage in scratch folders, no captcha,
+/// quick heartbeats and retries so that failure paths finish within seconds.
+pub fn config(database_url: &str) -> Config {
+    let root = scratch_dir("app");
+    Config {
+        database_url: database_url.to_owned(),
+        database_max_connections: 10,
+        redis_url: None,
+        host: "127.0.0.1".into(),
+        port: 0,
+        public_url: "http://localhost:8080".into(),
+        platform_domain: "localhost".into(),
+        jwt_secret: "test-jwt-secret-of-at-least-32-characters".into(),
+        session_ttl: Duration::from_secs(3600),
+        encryption_key: [42u8; 32],
+        link_signing_key: "test-link-signing-key-of-32-characters!".into(),
+        mail: MailConfig::Outbox { dir: root.join("outbox") },
+        mail_from: "KYC Platform <no-reply@localhost>".into(),
+        contact_email: "sales@provider.test".into(),
+        storage: StorageConfig::Local { dir: root.join("storage") },
+        captcha: CaptchaConfig::Off,
+        web_dist: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../web/dist")),
+        worker_concurrency: 4,
+        worker_heartbeat: Duration::from_secs(1),
+        job_retry_base: Duration::from_millis(200),
+        upstream_timeout: Duration::from_secs(5),
+        ip_hits_schedule: "0 * * * * *".into(),
+    }
+}
+
+pub fn shared(config: Config) -> Arc<Config> {
+    Arc::new(config)
+}
+
+/// The `.eml` files in an outbox folder, oldest first.
+pub fn outbox(config: &Config) -> Vec<String> {
+    let MailConfig::Outbox { dir } = &config.mail else { return vec![] };
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "eml")).collect())
+        .unwrap_or_default();
+    files.sort();
+    files.iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect()
+}
+
+/// Polls `check` every 50 ms until it returns `Some` or `timeout` passes.
+pub async fn eventually<T, F, Fut>(timeout: Duration, mut check: F) -> Option<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = tokio::time::Instant::now() + timeout;
+    loop {
+        if let Some(v) = check().await {
+            return Some(v);
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return None;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

@@ -1,0 +1,52 @@
+//! `worker`: runs every background job handler (see `jobs::runner`) until SIGTERM, then lets
+//! running jobs finish. Several worker processes may run side by side.
+
+use std::{process::ExitCode, sync::Arc};
+
+use domain::config::{self, Config};
+
+fn main() -> ExitCode {
+    config::load_dotenv();
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,apalis=warn"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_target(false).try_init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: starting the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run() -> anyhow::Result<()> {
+    let config = Arc::new(Config::from_env()?);
+    let pool = domain::db::connect(&config.database_url, config.database_max_connections)
+        .await
+        .map_err(|e| anyhow::anyhow!("connecting to DATABASE_URL: {e}"))?;
+    let ctx = jobs::JobContext::new(pool, config.clone())?;
+    // Unique per process: a restarted worker must not inherit the dead one's identity.
+    let instance = format!("{}-{}", hostname(), std::process::id());
+    tracing::info!(%instance, concurrency = config.worker_concurrency, "worker started");
+    jobs::runner::run(ctx, &instance, shutdown_signal()).await
+}
+
+fn hostname() -> String {
+    std::fs::read_to_string("/etc/hostname").map(|s| s.trim().to_owned()).ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "worker".into())
+}
+
+async fn shutdown_signal() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {},
+        _ = async { match term.as_mut() { Some(t) => { t.recv().await; } None => std::future::pending::<()>().await } } => {},
+    }
+    tracing::info!("worker shutting down");
+}
