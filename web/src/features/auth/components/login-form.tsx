@@ -1,5 +1,5 @@
 // Partner login (spec part 1 "Partner login").
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
@@ -7,13 +7,11 @@ import { Field } from '@/components/ui/field';
 import { PasswordInput } from '@/components/ui/password-input';
 import { errorMessage } from '@/lib/api-client';
 import { decodeJwt, setPartnerToken, type PartnerClaims } from '@/lib/auth';
-import { validate, type FieldErrors } from '@/lib/form';
+import { useZodForm } from '@/lib/form';
 import { captchaPayload, useCaptcha } from '../api/get-captcha';
 import { loginPartner, loginSchema, type LoginInput } from '../api/login';
 import { CaptchaField } from './captcha-field';
 import { ForgotPasswordModal } from './forgot-password-modal';
-
-type Values = { email: string; password: string; terms: boolean };
 
 /**
  * Where a partner goes after signing in: with a sub-domain in the token the
@@ -35,9 +33,8 @@ export function LoginForm({ checkStatus }: { checkStatus: () => Promise<{ onboar
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { captcha, isLoading: captchaLoading, refresh } = useCaptcha('partner-login');
-  const [values, setValues] = useState<Values>({ email: '', password: '', terms: false });
+  const form = useZodForm(loginSchema, { email: '', password: '', terms: false });
   const [answer, setAnswer] = useState('');
-  const [errors, setErrors] = useState<FieldErrors<LoginInput>>({});
   const [forgotOpen, setForgotOpen] = useState(false);
   const msg = useTimedMessage();
 
@@ -50,12 +47,8 @@ export function LoginForm({ checkStatus }: { checkStatus: () => Promise<{ onboar
     refresh();
   };
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const r = validate(loginSchema, values);
-    if (!r.ok) return setErrors(r.errors);
-    setErrors({});
-    mutation.mutate(r.data, {
+  const submit = form.handleSubmit((data) =>
+    mutation.mutate(data, {
       onSuccess: async ({ token }) => {
         setPartnerToken(token);
         queryClient.removeQueries({ queryKey: ['partner'] });
@@ -65,29 +58,18 @@ export function LoginForm({ checkStatus }: { checkStatus: () => Promise<{ onboar
         msg.error(errorMessage(err));
         resetCaptcha();
       },
-    });
-  };
+    }),
+  );
 
   return (
     <>
       <form className="form" onSubmit={submit} noValidate aria-label="Login">
         <Alert message={msg.message} onClose={msg.clear} />
-        <Field label="Email" htmlFor="login-email" error={errors.email}>
-          <input
-            id="login-email"
-            type="email"
-            autoComplete="username"
-            value={values.email}
-            onChange={(e) => setValues({ ...values, email: e.target.value })}
-          />
+        <Field label="Email" htmlFor="login-email" error={form.errors.email}>
+          <input id="login-email" type="email" autoComplete="username" {...form.text('email')} />
         </Field>
-        <Field label="Password" htmlFor="login-password" error={errors.password}>
-          <PasswordInput
-            id="login-password"
-            autoComplete="current-password"
-            value={values.password}
-            onChange={(e) => setValues({ ...values, password: e.target.value })}
-          />
+        <Field label="Password" htmlFor="login-password" error={form.errors.password}>
+          <PasswordInput id="login-password" autoComplete="current-password" {...form.text('password')} />
         </Field>
         <CaptchaField
           id="login-captcha"
@@ -101,12 +83,12 @@ export function LoginForm({ checkStatus }: { checkStatus: () => Promise<{ onboar
           <label className="checkbox">
             <input
               type="checkbox"
-              checked={values.terms}
-              onChange={(e) => setValues({ ...values, terms: e.target.checked })}
+              checked={form.values.terms}
+              onChange={(e) => form.setValue('terms', e.target.checked)}
             />
             <span>I agree to the Terms and Conditions</span>
           </label>
-          {errors.terms && <span className="field-error">{errors.terms}</span>}
+          {form.errors.terms && <span className="field-error">{form.errors.terms}</span>}
         </div>
         <div className="form-links">
           <button type="button" className="link-button" onClick={() => setForgotOpen(true)}>

@@ -1,12 +1,12 @@
 // /set-new-password/: new and confirm password for the mailed reset link.
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { Field } from '@/components/ui/field';
 import { PasswordInput } from '@/components/ui/password-input';
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { validate, type FieldErrors } from '@/lib/form';
+import { useZodForm } from '@/lib/form';
 import {
   PASSWORD_GUIDANCE,
   RESET_TOKEN_KEY,
@@ -19,8 +19,7 @@ import {
 export function SetNewPasswordForm() {
   const navigate = useNavigate();
   const token = sessionStorage.getItem(RESET_TOKEN_KEY);
-  const [values, setValues] = useState<SetNewPasswordInput>({ new_password: '', confirm_new_password: '' });
-  const [errors, setErrors] = useState<FieldErrors<SetNewPasswordInput>>({});
+  const form = useZodForm(setNewPasswordSchema, { new_password: '', confirm_new_password: '' });
   const [expired, setExpired] = useState(!token);
   const msg = useTimedMessage();
   const mutation = useMutation({ mutationFn: (input: SetNewPasswordInput) => resetPassword(token ?? '', input) });
@@ -36,12 +35,8 @@ export function SetNewPasswordForm() {
     );
   }
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const r = validate(setNewPasswordSchema, values);
-    if (!r.ok) return setErrors(r.errors);
-    setErrors({});
-    mutation.mutate(r.data, {
+  const submit = form.handleSubmit((data) =>
+    mutation.mutate(data, {
       onSuccess: () => {
         sessionStorage.removeItem(RESET_TOKEN_KEY);
         navigate('/auth', { replace: true });
@@ -52,28 +47,18 @@ export function SetNewPasswordForm() {
           setExpired(true);
         } else msg.error(errorMessage(err));
       },
-    });
-  };
+    }),
+  );
 
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Set new password">
       <Alert message={msg.message} onClose={msg.clear} />
       <p className="field-hint">{PASSWORD_GUIDANCE}</p>
-      <Field label="New Password" htmlFor="np-new" error={errors.new_password}>
-        <PasswordInput
-          id="np-new"
-          autoComplete="new-password"
-          value={values.new_password}
-          onChange={(e) => setValues({ ...values, new_password: e.target.value })}
-        />
+      <Field label="New Password" htmlFor="np-new" error={form.errors.new_password}>
+        <PasswordInput id="np-new" autoComplete="new-password" {...form.text('new_password')} />
       </Field>
-      <Field label="Confirm Password" htmlFor="np-confirm" error={errors.confirm_new_password}>
-        <PasswordInput
-          id="np-confirm"
-          autoComplete="new-password"
-          value={values.confirm_new_password}
-          onChange={(e) => setValues({ ...values, confirm_new_password: e.target.value })}
-        />
+      <Field label="Confirm Password" htmlFor="np-confirm" error={form.errors.confirm_new_password}>
+        <PasswordInput id="np-confirm" autoComplete="new-password" {...form.text('confirm_new_password')} />
       </Field>
       <button type="submit" className="btn btn-primary btn-block" disabled={mutation.isPending}>
         {mutation.isPending ? 'Wait...' : 'Submit'}

@@ -1,12 +1,12 @@
 // Step 1 of the signup wizard: basic details (spec part 1 "Signup").
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { Field } from '@/components/ui/field';
 import { Modal } from '@/components/ui/modal';
 import { PasswordInput } from '@/components/ui/password-input';
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { validate, type FieldErrors } from '@/lib/form';
+import { useZodForm, type FieldErrors } from '@/lib/form';
 import { captchaPayload, useCaptcha } from '../api/get-captcha';
 import { signupPartner, signupSchema, type SignupInput } from '../api/signup';
 import { CaptchaField } from './captcha-field';
@@ -15,63 +15,55 @@ const empty: SignupInput = { first_name: '', last_name: '', phone_number: '', em
 
 export function SignupForm() {
   const { captcha, isLoading, refresh } = useCaptcha('signup');
-  const [values, setValues] = useState<SignupInput>(empty);
+  const form = useZodForm(signupSchema, empty);
   const [answer, setAnswer] = useState('');
-  const [errors, setErrors] = useState<FieldErrors<SignupInput>>({});
   const [sent, setSent] = useState(false);
   const msg = useTimedMessage();
   const mutation = useMutation({ mutationFn: (input: SignupInput) => signupPartner(input, captchaPayload(captcha, answer)) });
 
-  const set = (key: keyof SignupInput) => (e: React.ChangeEvent<HTMLInputElement>) =>
-    setValues((v) => ({ ...v, [key]: e.target.value }));
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const r = validate(signupSchema, values);
-    if (!r.ok) return setErrors(r.errors);
-    setErrors({});
-    mutation.mutate(r.data, {
+  const submit = form.handleSubmit((data) =>
+    mutation.mutate(data, {
       onSuccess: () => {
         setSent(true);
-        setValues(empty);
+        form.reset();
         setAnswer('');
         refresh();
       },
       onError: (err) => {
-        if (err instanceof ApiError) setErrors(err.fields as FieldErrors<SignupInput>);
+        if (err instanceof ApiError) form.setErrors(err.fields as FieldErrors<SignupInput>);
         msg.error(errorMessage(err));
         setAnswer('');
         refresh();
       },
-    });
-  };
+    }),
+  );
 
   return (
     <>
       <form className="form" onSubmit={submit} noValidate aria-label="Basic details">
         <Alert message={msg.message} onClose={msg.clear} />
         <div className="form-row">
-          <Field label="First name" htmlFor="su-first" error={errors.first_name}>
-            <input id="su-first" type="text" autoComplete="given-name" value={values.first_name} onChange={set('first_name')} />
+          <Field label="First name" htmlFor="su-first" error={form.errors.first_name}>
+            <input id="su-first" type="text" autoComplete="given-name" {...form.text('first_name')} />
           </Field>
-          <Field label="Last name" htmlFor="su-last" error={errors.last_name}>
-            <input id="su-last" type="text" autoComplete="family-name" value={values.last_name} onChange={set('last_name')} />
-          </Field>
-        </div>
-        <div className="form-row">
-          <Field label="Phone number" htmlFor="su-phone" error={errors.phone_number}>
-            <input id="su-phone" type="tel" autoComplete="tel" value={values.phone_number} onChange={set('phone_number')} />
-          </Field>
-          <Field label="Email" htmlFor="su-email" error={errors.email}>
-            <input id="su-email" type="text" autoComplete="email" value={values.email} onChange={set('email')} />
+          <Field label="Last name" htmlFor="su-last" error={form.errors.last_name}>
+            <input id="su-last" type="text" autoComplete="family-name" {...form.text('last_name')} />
           </Field>
         </div>
         <div className="form-row">
-          <Field label="User name" htmlFor="su-user" error={errors.user_name}>
-            <input id="su-user" type="text" autoComplete="username" value={values.user_name} onChange={set('user_name')} />
+          <Field label="Phone number" htmlFor="su-phone" error={form.errors.phone_number}>
+            <input id="su-phone" type="tel" autoComplete="tel" {...form.text('phone_number')} />
           </Field>
-          <Field label="Password" htmlFor="su-password" error={errors.password}>
-            <PasswordInput id="su-password" autoComplete="new-password" value={values.password} onChange={set('password')} />
+          <Field label="Email" htmlFor="su-email" error={form.errors.email}>
+            <input id="su-email" type="text" autoComplete="email" {...form.text('email')} />
+          </Field>
+        </div>
+        <div className="form-row">
+          <Field label="User name" htmlFor="su-user" error={form.errors.user_name}>
+            <input id="su-user" type="text" autoComplete="username" {...form.text('user_name')} />
+          </Field>
+          <Field label="Password" htmlFor="su-password" error={form.errors.password}>
+            <PasswordInput id="su-password" autoComplete="new-password" {...form.text('password')} />
           </Field>
         </div>
         <CaptchaField

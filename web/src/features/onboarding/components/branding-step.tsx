@@ -1,10 +1,10 @@
 // Step 4: logo, favicon, title, description and the three theme colours.
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { Field } from '@/components/ui/field';
 import { errorMessage } from '@/lib/api-client';
-import { validate, type FieldErrors } from '@/lib/form';
+import { useZodForm } from '@/lib/form';
 import { DEFAULT_THEME } from '@/lib/theme';
 import { FAVICON_MAX_BYTES, LOGO_MAX_BYTES } from '@/lib/uploads';
 import { FAVICON_TOO_LARGE, LOGO_TOO_LARGE, brandingSchema, updateBranding, type BrandingInput } from '../api/branding';
@@ -14,30 +14,25 @@ import { ImageUploadField } from './image-upload-field';
 type Values = Omit<BrandingInput, 'logo_key' | 'favicon_key'> & { logo_key?: string; favicon_key?: string };
 
 export function BrandingStep({ userName, onDone }: { userName: string; onDone: () => void }) {
-  const [values, setValues] = useState<Values>({
+  const form = useZodForm<typeof brandingSchema, Values>(brandingSchema, {
     title: `${userName} - Home`,
     description: `${userName} - API KYC Solution`,
     ...DEFAULT_THEME,
   });
-  const [errors, setErrors] = useState<FieldErrors<BrandingInput>>({});
   const [uploads, setUploads] = useState(0);
   const msg = useTimedMessage();
   const mutation = useMutation({ mutationFn: updateBranding });
 
-  const set = <K extends keyof Values>(key: K, v: Values[K]) => setValues((s) => ({ ...s, [key]: v }));
+  const { values, errors, setValue: set } = form;
   const uploading = (busy: boolean) => setUploads((n) => n + (busy ? 1 : -1));
   const uploaded = (key: 'logo_key' | 'favicon_key', value: string | undefined) => {
     set(key, value);
-    if (value) setErrors((e) => ({ ...e, [key]: undefined }));
+    if (value) form.setErrors((e) => ({ ...e, [key]: undefined }));
   };
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const r = validate(brandingSchema, values);
-    if (!r.ok) return setErrors(r.errors);
-    setErrors({});
-    mutation.mutate(r.data, { onSuccess: onDone, onError: (err) => msg.error(errorMessage(err)) });
-  };
+  const submit = form.handleSubmit((data) =>
+    mutation.mutate(data, { onSuccess: onDone, onError: (err) => msg.error(errorMessage(err)) }),
+  );
 
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Upload logo">
