@@ -76,7 +76,7 @@ mod tests {
         assert_eq!(sanitize_file_name("my company logo.png"), "my_company_logo.png");
         assert_eq!(sanitize_file_name("../../etc/passwd"), "passwd");
         assert_eq!(sanitize_file_name("C:\\Users\\me\\logo (1).jpg"), "logo__1_.jpg");
-        assert_eq!(sanitize_file_name("ünï.png"), "___.png");
+        assert_eq!(sanitize_file_name("ünï.png"), "_n_.png");
         let long = format!("{}.jpeg", "x".repeat(300));
         let s = sanitize_file_name(&long);
         assert_eq!(s.len(), 100);
