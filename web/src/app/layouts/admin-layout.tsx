@@ -1,15 +1,12 @@
 // The partner admin shell (spec part 1 "Admin area shell").
-import { Suspense, useEffect, useState } from 'react';
-import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Shell, type NavItem } from '@/components/layouts/shell';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Spinner } from '@/components/ui/spinner';
 import { usePartnerMe } from '@/features/partner/api/get-me';
 import { WalletBalances } from '@/features/wallets/components/wallet-balances';
 import { applyFavicon, applyTheme } from '@/lib/theme';
 import { paths } from '../paths';
-import { MenuIcon } from '@/components/ui/icons';
-
-type NavItem = { label: string; to: string; alsoActiveOn?: string[] };
 
 export const adminNav: NavItem[] = [
   { label: 'Dashboard', to: paths.dashboard },
@@ -27,12 +24,8 @@ export const adminNav: NavItem[] = [
 
 export function AdminLayout() {
   const me = usePartnerMe();
-  const { pathname } = useLocation();
   const navigate = useNavigate();
-  const [menuOpen, setMenuOpen] = useState(false);
   const [confirmLogout, setConfirmLogout] = useState(false);
-
-  useEffect(() => setMenuOpen(false), [pathname]);
 
   useEffect(() => {
     if (!me.data) return;
@@ -44,50 +37,23 @@ export function AdminLayout() {
   const name = me.data?.title || me.data?.user_name || '';
 
   return (
-    <div className={menuOpen ? 'shell menu-open' : 'shell'}>
-      <aside className="sidebar" aria-label="Main menu">
-        <div className="sidebar-brand">
-          {me.data?.logo_url ? <img src={me.data.logo_url} alt={name || 'Logo'} className="brand-logo" /> : <span className="brand-text">{name}</span>}
-          <button type="button" className="icon-button sidebar-close" aria-label="Close menu" onClick={() => setMenuOpen(false)}>
-            ×
-          </button>
-        </div>
-        <nav>
-          <ul className="nav-list">
-            {adminNav.map((item) => (
-              <li key={item.to}>
-                <NavLink
-                  to={item.to}
-                  className={({ isActive }) =>
-                    isActive || item.alsoActiveOn?.includes(pathname) ? 'nav-link active' : 'nav-link'
-                  }
-                >
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
-            <li>
-              <button type="button" className="nav-link nav-button" onClick={() => setConfirmLogout(true)}>
-                Logout
-              </button>
-            </li>
-          </ul>
-        </nav>
-      </aside>
-      <div className="sidebar-scrim" onClick={() => setMenuOpen(false)} aria-hidden="true" />
-      <div className="shell-main">
-        <header className="topbar">
-          <button type="button" className="icon-button hamburger" aria-label="Open menu" onClick={() => setMenuOpen(true)}>
-            <MenuIcon />
-          </button>
-          <WalletBalances />
-        </header>
-        <main className="content">
-          <Suspense fallback={<Spinner />}>
-            <Outlet />
-          </Suspense>
-        </main>
-      </div>
+    <Shell
+      label="Main menu"
+      brand={
+        me.data?.logo_url ? (
+          <img src={me.data.logo_url} alt={name || 'Logo'} className="brand-logo" />
+        ) : (
+          <span className="brand-text">{name}</span>
+        )
+      }
+      items={adminNav}
+      logout={
+        <button type="button" className="nav-link nav-button" onClick={() => setConfirmLogout(true)}>
+          Logout
+        </button>
+      }
+      topbar={<WalletBalances />}
+    >
       <ConfirmDialog
         open={confirmLogout}
         message="Are you sure you want to logout?"
@@ -99,6 +65,6 @@ export function AdminLayout() {
           navigate(paths.logout);
         }}
       />
-    </div>
+    </Shell>
   );
 }

@@ -1,6 +1,12 @@
-import type { PartnerStatus } from '@/features/partner/api/get-status';
-
 export const LAST_STEP = 6;
+
+/** The answer of the status checks (GET /partner/status). */
+export type OnboardingStatus = {
+  subdomain_done: boolean;
+  branding_done: boolean;
+  smtp_done: boolean;
+  onboarding_step: number;
+};
 
 /**
  * The step the wizard opens on (spec part 1 "Onboarding wizard"): no session
@@ -8,7 +14,7 @@ export const LAST_STEP = 6;
  * step once a plan was chosen; then status checks 1-3 decide steps 3, 4 and 5;
  * all passing shows the link page.
  */
-export function wizardStep(signedIn: boolean, status: PartnerStatus | undefined): number {
+export function wizardStep(signedIn: boolean, status: OnboardingStatus | undefined): number {
   if (!signedIn || !status) return 1;
   if (!status.subdomain_done) return status.onboarding_step >= 3 ? 3 : 2;
   if (!status.branding_done) return 4;
