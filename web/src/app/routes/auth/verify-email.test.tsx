@@ -1,0 +1,34 @@
+import { act, screen } from '@testing-library/react';
+import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import VerifyEmailPage from './verify-email';
+
+const routes = [
+  { path: '/verify-email/:id', element: <VerifyEmailPage /> },
+  { path: '/complete-details', element: <p>wizard page</p> },
+];
+
+describe('VerifyEmailPage', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  it('shows the success sentence and moves on after 2 seconds', async () => {
+    const calls = mockFetch(() => ({ status: 200, body: {} }));
+    const { router } = renderRoutes(routes, '/verify-email/tok123');
+    expect(screen.getByText('Updating Status')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Your email is verified successfully, You can login to your dashboard.'),
+    ).toBeInTheDocument();
+    expect(JSON.parse(String(calls[0].init.body))).toEqual({ token: 'tok123' });
+    expect(router.state.location.pathname).toBe('/verify-email/tok123');
+    await act(() => new Promise((r) => setTimeout(r, 2100)));
+    expect(router.state.location.pathname).toBe('/complete-details');
+  });
+
+  it("shows 'Error Updating Status' when the link is bad", async () => {
+    mockFetch(() => ({ status: 400, body: { error: { code: 'bad', message: 'expired' } } }));
+    renderRoutes(routes, '/verify-email/bad');
+    expect(await screen.findByText('Error Updating Status')).toBeInTheDocument();
+  });
+});
