@@ -20,11 +20,14 @@ use tower_http::{
 pub struct AppState {
     pub pool: PgPool,
     pub config: Arc<Config>,
+    /// Files: the local folder or S3, as `STORAGE` says.
+    pub storage: domain::storage::Storage,
 }
 
 impl AppState {
     pub fn new(pool: PgPool, config: Arc<Config>) -> Self {
-        Self { pool, config }
+        let storage = domain::storage::Storage::new(&config);
+        Self { pool, config, storage }
     }
 }
 
@@ -33,6 +36,7 @@ pub fn app(state: AppState) -> Router {
     let web = routes::web::service(&state.config.web_dist);
     Router::new()
         .merge(routes::health::router())
+        .merge(routes::files::router())
         .nest("/api", routes::api_router())
         .fallback(web)
         .layer(

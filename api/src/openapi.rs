@@ -13,6 +13,9 @@ use crate::routes;
         routes::health::readyz,
         routes::public::contact,
         routes::jobs::job_state,
+        routes::files::download,
+        routes::files::upload,
+        routes::uploads::create,
     ),
     components(schemas(crate::error::ErrorBody, crate::error::ErrorDetail))
 )]

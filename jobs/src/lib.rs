@@ -28,12 +28,15 @@ pub struct JobContext {
     pub pool: PgPool,
     pub config: Arc<Config>,
     pub mailer: Mailer,
+    /// Where exports and other generated files go.
+    pub storage: domain::storage::Storage,
 }
 
 impl JobContext {
     pub fn new(pool: PgPool, config: Arc<Config>) -> anyhow::Result<Self> {
         let mailer = Mailer::new(&config.mail, &config.mail_from)?;
-        Ok(Self { pool, config, mailer })
+        let storage = domain::storage::Storage::new(&config);
+        Ok(Self { pool, config, mailer, storage })
     }
 }
 

@@ -1,6 +1,7 @@
 //! Test support shared by the crates' integration tests.
 
 pub mod db;
+pub mod s3;
 pub mod smtp;
 
 use std::{path::PathBuf, sync::Arc, time::Duration};
@@ -8,6 +9,7 @@ use std::{path::PathBuf, sync::Arc, time::Duration};
 use domain::config::{CaptchaConfig, Config, MailConfig, StorageConfig};
 
 pub use db::TestDb;
+pub use s3::S3Server;
 pub use smtp::SmtpServer;
 
 /// A scratch folder under the system temp dir, unique per call.

@@ -5,3 +5,5 @@ mod common;
 mod foundation;
 mod mail;
 mod seed;
+mod storage;
+mod uploads;
