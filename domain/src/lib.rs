@@ -2,21 +2,31 @@
 //! models and SQL (money, pricing, the wallet ledger, storage, mail, secrets).
 
 pub mod audit;
+pub mod branding;
+pub mod captcha;
 pub mod catalogue;
+pub mod clients;
 pub mod config;
 pub mod contact;
 pub mod crypto;
 pub mod db;
 pub mod error;
 pub mod mail;
+pub mod onboarding;
 pub mod paging;
+pub mod partner_smtp;
+pub mod partners;
+pub mod plan_cards;
 pub mod plans;
 pub mod pricing;
 pub mod seed;
 pub mod storage;
+pub mod subdomains;
 pub mod superadmins;
 pub mod tenancy;
+pub mod tokens;
 pub mod transactions;
+pub mod users;
 pub mod wallets;
 
 pub use error::{Error, Result};

@@ -1,11 +1,21 @@
 //! One module per feature, each with its own `router()`.
 
+pub mod auth;
+pub mod branding;
+pub mod catalogue;
+pub mod clients;
 pub mod docs;
 pub mod files;
 pub mod health;
 pub mod jobs;
+pub mod onboarding;
+pub mod plans;
+pub mod pricing;
 pub mod public;
+pub mod transactions;
 pub mod uploads;
+pub mod users;
+pub mod wallets;
 pub mod web;
 
 use axum::Router;
@@ -14,7 +24,20 @@ use crate::{AppState, error::ApiError};
 
 /// Everything under `/api`.
 pub fn api_router() -> Router<AppState> {
-    let v1 = Router::new().merge(public::router()).merge(jobs::router()).merge(uploads::router());
+    let v1 = Router::new()
+        .merge(public::router())
+        .merge(auth::router())
+        .merge(onboarding::router())
+        .merge(branding::router())
+        .merge(jobs::router())
+        .merge(catalogue::router())
+        .merge(plans::router())
+        .merge(pricing::router())
+        .merge(transactions::router())
+        .merge(uploads::router())
+        .merge(wallets::router())
+        .merge(users::router())
+        .merge(clients::router());
     Router::new()
         .merge(docs::router())
         .nest("/v1", v1)

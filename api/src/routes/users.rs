@@ -1,0 +1,119 @@
+//! A partner's end users (User Accounts, User Detail, Add User Manually, Settings) and the
+//! partner dashboard tiles. The partner id always comes from the session.
+
+use axum::{Router, extract::State, http::StatusCode, routing::get};
+use domain::{
+    audit::Actor,
+    mail::Email,
+    paging::{Page, PageRequest},
+    users::{self, NewUser, User},
+};
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    AppState,
+    auth::PartnerAuth,
+    error::ApiResult,
+    extract::{Json, Path, Query},
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/partner/dashboard", get(dashboard))
+        .route("/partner/users", get(list).post(create))
+        .route("/partner/users/{id}", get(one).patch(update))
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct DashboardCounts {
+    pub users: i64,
+    pub transactions: i64,
+}
+
+/// The two dashboard tiles: the partner's users and their API transactions.
+#[utoipa::path(get, path = "/api/v1/partner/dashboard", tag = "users", responses((status = 200, body = DashboardCounts)))]
+pub async fn dashboard(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<DashboardCounts>> {
+    let mut conn = state.pool.acquire().await?;
+    let (users, transactions) = users::partner_counts(&mut conn, auth.partner_id).await?;
+    Ok(Json(DashboardCounts { users, transactions }))
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct UsersQuery {
+    pub page: Option<i64>,
+    pub per_page: Option<i64>,
+    /// Matches name, e-mail, phone or user id.
+    pub q: Option<String>,
+}
+
+/// The partner's users, newest first.
+#[utoipa::path(get, path = "/api/v1/partner/users", tag = "users", params(UsersQuery), responses((status = 200, body = Page<User>)))]
+pub async fn list(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<UsersQuery>) -> ApiResult<Json<Page<User>>> {
+    let mut conn = state.pool.acquire().await?;
+    let page = PageRequest::new(q.page, q.per_page, domain::paging::DEFAULT_PER_PAGE);
+    Ok(Json(users::list(&mut conn, auth.partner_id, &users::Filter { search: q.q }, page).await?))
+}
+
+/// One user with the address lines. Another partner's user: 404.
+#[utoipa::path(get, path = "/api/v1/partner/users/{id}", tag = "users", params(("id" = i64, Path)),
+    responses((status = 200, body = User), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn one(auth: PartnerAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<User>> {
+    let mut conn = state.pool.acquire().await?;
+    Ok(Json(users::get(&mut conn, auth.partner_id, id).await?))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct CreateUser {
+    #[serde(default)]
+    pub first_name: String,
+    #[serde(default)]
+    pub last_name: String,
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub phone_number: String,
+    #[serde(default)]
+    pub password: String,
+    #[serde(default)]
+    pub full_access: bool,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Created {
+    pub id: i64,
+}
+
+/// Add User Manually: creates the user with its two wallets and mails the user (a job in the
+/// same transaction). 409 when the e-mail is taken among the partner's users.
+#[utoipa::path(post, path = "/api/v1/partner/users", tag = "users", request_body = CreateUser,
+    responses((status = 201, body = Created), (status = 409, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+pub async fn create(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<CreateUser>) -> ApiResult<(StatusCode, Json<Created>)> {
+    let new = NewUser::parse(&req.first_name, &req.last_name, &req.email, &req.phone_number, &req.password, req.full_access)?;
+    let mut tx = state.pool.begin().await?;
+    let id = users::create(&mut tx, auth.partner_id, &new).await?;
+    let text = format!(
+        "Hello {},\n\nAn account has been created for you (user id {id}). Sign in with this e-mail address and the password your administrator gave you.\n",
+        new.first_name
+    );
+    jobs::enqueue(&mut tx, &jobs::SendMail::new(Email::new(&new.email, "Your account has been created", text))).await?;
+    tx.commit().await?;
+    Ok((StatusCode::CREATED, Json(Created { id })))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateUser {
+    pub is_active: Option<bool>,
+    pub full_access: Option<bool>,
+}
+
+/// Settings tab: Plan Status (is_active) and Access Control (full_access).
+#[utoipa::path(patch, path = "/api/v1/partner/users/{id}", tag = "users", params(("id" = i64, Path)), request_body = UpdateUser,
+    responses((status = 200, body = User), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn update(auth: PartnerAuth, State(state): State<AppState>, Path(id): Path<i64>, Json(req): Json<UpdateUser>) -> ApiResult<Json<User>> {
+    let mut tx = state.pool.begin().await?;
+    let user = users::update_flags(&mut tx, auth.partner_id, id, req.is_active, req.full_access, Actor::partner(auth.partner_id)).await?;
+    tx.commit().await?;
+    Ok(Json(user))
+}
