@@ -13,10 +13,12 @@ pub const MAX_PER_PAGE: i64 = 200;
 /// The contract's default page size; screens with a smaller page pass their own.
 pub const DEFAULT_PER_PAGE: i64 = 50;
 
-/// The query-string half. Numbers are accepted as strings too: inside `#[serde(flatten)]`
-/// (how handlers combine paging with their filters) serde_urlencoded hands every value over as
-/// a string, and a plain `i64` field would then be refused.
-#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+/// The query-string half, for lists without other filters. Numbers are accepted as strings
+/// too, so it also works inside `#[serde(flatten)]`, where serde_urlencoded hands every value
+/// over as a string. (A handler with filters is simpler with its own `page`/`per_page` fields:
+/// any other number beside a flattened struct would hit the same problem.)
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PageParams {
     #[serde(default, deserialize_with = "lenient_i64")]
     pub page: Option<i64>,
@@ -60,7 +62,7 @@ impl Default for PageRequest {
     }
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct Page<T> {
     pub items: Vec<T>,
     pub page: i64,

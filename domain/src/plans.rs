@@ -387,3 +387,14 @@ pub async fn my_plan(conn: &mut PgConnection, partner_id: i64) -> Result<MyPlan>
         .collect();
     Ok(MyPlan { plan: PlanType::parse(&plan), customised, updated_at, items })
 }
+
+/// The distinct lower-cased categories of a partner's customised prices (API Pricing filter).
+pub async fn custom_price_categories(conn: &mut PgConnection, partner_id: i64) -> Result<Vec<String>> {
+    Ok(sqlx::query_scalar(
+        "SELECT DISTINCT lower(c.category) FROM partner_prices pp JOIN api_catalogue c ON c.id = pp.api_id
+          WHERE pp.partner_id = $1 ORDER BY 1",
+    )
+    .bind(partner_id)
+    .fetch_all(conn)
+    .await?)
+}

@@ -1,0 +1,60 @@
+//! Per-user prices set by the partner (User Detail, API Price).
+
+use axum::{Router, extract::State, routing::get};
+use domain::{
+    audit::Actor,
+    pricing::{self, Price, UserPriceChange},
+    tenancy,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    AppState,
+    auth::PartnerAuth,
+    error::ApiResult,
+    extract::{Json, Path},
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/partner/users/{id}/prices", get(user_prices).put(set_user_prices))
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct UserPriceList {
+    /// Every API the user can see: `user_price_paise` (the user's own, or null),
+    /// `amount_paise` (what the partner pays) and `user_amount_paise` (what the user pays).
+    pub items: Vec<Price>,
+}
+
+/// The API Price tab: every visible API with the user's price, the partner's price and the
+/// price that applies. Another partner's user: 404.
+#[utoipa::path(get, path = "/api/v1/partner/users/{id}/prices", tag = "pricing", params(("id" = i64, Path)),
+    responses((status = 200, body = UserPriceList), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn user_prices(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>) -> ApiResult<Json<UserPriceList>> {
+    let mut conn = state.pool.acquire().await?;
+    tenancy::user_of_partner(&mut conn, auth.partner_id, user_id).await?;
+    let items = pricing::prices(&mut conn, auth.partner_id, Some(user_id), None).await?.into_iter().filter(|p| p.visible).collect();
+    Ok(Json(UserPriceList { items }))
+}
+
+/// Only the rows the partner changed. `price_paise: null` removes the user's own price.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct UserPricesRequest {
+    pub prices: Vec<UserPriceChange>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct UserPricesSaved {
+    pub changed: usize,
+}
+
+/// Saves changed per-user prices, all or none: a negative price or an unknown service refuses
+/// the whole list (422). Another partner's user: 404.
+#[utoipa::path(put, path = "/api/v1/partner/users/{id}/prices", tag = "pricing", params(("id" = i64, Path)), request_body = UserPricesRequest,
+    responses((status = 200, body = UserPricesSaved), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+pub async fn set_user_prices(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Json(req): Json<UserPricesRequest>) -> ApiResult<Json<UserPricesSaved>> {
+    let mut tx = state.pool.begin().await?;
+    let changed = pricing::set_user_prices(&mut tx, auth.partner_id, user_id, &req.prices, Actor::partner(auth.partner_id)).await?;
+    tx.commit().await?;
+    Ok(Json(UserPricesSaved { changed }))
+}
