@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use crate::{
     AppState,
-    auth::PartnerAuth,
+    auth::{PartnerAuth, SuperAdminAuth},
     error::ApiResult,
     extract::{Json, Path, Query},
 };
@@ -20,6 +20,8 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/partner/users/{id}/api-transactions", get(api_transactions))
         .route("/partner/users/{id}/product-transactions", get(product_transactions))
+        .route("/superadmin/clients/{id}/users/{user_id}/api-transactions", get(client_user_api_transactions))
+        .route("/superadmin/clients/{id}/users/{user_id}/product-transactions", get(client_user_product_transactions))
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
@@ -53,4 +55,30 @@ pub async fn api_transactions(auth: PartnerAuth, State(state): State<AppState>, 
     responses((status = 200, body = Page<Transaction>), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn product_transactions(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<TransactionsQuery>) -> ApiResult<Json<Page<Transaction>>> {
     list(&state, Kind::Product, auth.partner_id, user_id, q).await
+}
+
+/// A client's user's API calls (super admin, client details, Users).
+#[utoipa::path(get, path = "/api/v1/superadmin/clients/{id}/users/{user_id}/api-transactions", tag = "transactions",
+    params(("id" = i64, Path), ("user_id" = i64, Path), TransactionsQuery),
+    responses((status = 200, body = Page<Transaction>), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn client_user_api_transactions(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path((partner_id, user_id)): Path<(i64, i64)>,
+    Query(q): Query<TransactionsQuery>,
+) -> ApiResult<Json<Page<Transaction>>> {
+    list(&state, Kind::Api, partner_id, user_id, q).await
+}
+
+/// A client's user's product purchases (super admin, client details, Users).
+#[utoipa::path(get, path = "/api/v1/superadmin/clients/{id}/users/{user_id}/product-transactions", tag = "transactions",
+    params(("id" = i64, Path), ("user_id" = i64, Path), TransactionsQuery),
+    responses((status = 200, body = Page<Transaction>), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn client_user_product_transactions(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path((partner_id, user_id)): Path<(i64, i64)>,
+    Query(q): Query<TransactionsQuery>,
+) -> ApiResult<Json<Page<Transaction>>> {
+    list(&state, Kind::Product, partner_id, user_id, q).await
 }

@@ -36,6 +36,9 @@ pub fn router() -> Router<AppState> {
         .route("/superadmin/clients/{id}/wallet-entries", get(client_entries))
         .route("/superadmin/clients/{id}/wallets/{kind}/entries", post(client_entry))
         .route("/superadmin/wallet-transactions", get(all_partner_entries))
+        .route("/superadmin/clients/{id}/users/{user_id}/wallets", get(client_user_wallets))
+        .route("/superadmin/clients/{id}/users/{user_id}/wallet-entries", get(client_user_entries))
+        .route("/superadmin/clients/{id}/users/{user_id}/wallets/{kind}/entries", post(client_user_entry))
 }
 
 /// A credit or a debit. `amount_paise` is a positive whole number of paise (a string of
@@ -300,4 +303,50 @@ pub async fn all_partner_entries(_auth: SuperAdminAuth, State(state): State<AppS
     let (f, page) = q.split();
     let mut conn = state.pool.acquire().await?;
     Ok(Json(wallets::partner_entries(&mut conn, q.user_id, &f, page).await?))
+}
+
+/// A client's end user's wallets (client details, Users, View Details, Credits).
+#[utoipa::path(get, path = "/api/v1/superadmin/clients/{id}/users/{user_id}/wallets", tag = "wallets",
+    params(("id" = i64, Path), ("user_id" = i64, Path)),
+    responses((status = 200, body = Balances), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn client_user_wallets(_auth: SuperAdminAuth, State(state): State<AppState>, Path((partner_id, user_id)): Path<(i64, i64)>) -> ApiResult<Json<Balances>> {
+    let mut conn = state.pool.acquire().await?;
+    tenancy::user_of_partner(&mut conn, partner_id, user_id).await?;
+    Ok(Json(wallets::balances(&mut conn, Owner::User { partner_id, user_id }).await?))
+}
+
+/// A client's end user's wallet transactions.
+#[utoipa::path(get, path = "/api/v1/superadmin/clients/{id}/users/{user_id}/wallet-entries", tag = "wallets",
+    params(("id" = i64, Path), ("user_id" = i64, Path), EntriesQuery),
+    responses((status = 200, body = Page<Entry>), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn client_user_entries(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path((partner_id, user_id)): Path<(i64, i64)>,
+    Query(q): Query<EntriesQuery>,
+) -> ApiResult<Json<Page<Entry>>> {
+    let (f, page) = q.split();
+    let mut conn = state.pool.acquire().await?;
+    tenancy::user_of_partner(&mut conn, partner_id, user_id).await?;
+    Ok(Json(wallets::entries(&mut conn, Owner::User { partner_id, user_id }, &f, page).await?))
+}
+
+/// The super admin acting for a client on one of its users' wallets (recorded as the super
+/// admin's movement).
+#[utoipa::path(post, path = "/api/v1/superadmin/clients/{id}/users/{user_id}/wallets/{kind}/entries", tag = "wallets",
+    params(("id" = i64, Path), ("user_id" = i64, Path), ("kind" = String, Path, description = "api or product"),
+           ("Idempotency-Key" = Option<String>, Header, description = "alternative to idempotency_key in the body")),
+    request_body = EntryRequest,
+    responses((status = 200, body = EntryCreated), (status = 402, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+              (status = 409, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+pub async fn client_user_entry(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path((partner_id, user_id, kind)): Path<(i64, i64, String)>,
+    headers: HeaderMap,
+    Json(req): Json<EntryRequest>,
+) -> ApiResult<Json<EntryCreated>> {
+    let kind = kind_of(&kind)?;
+    let req = req.parse(&headers)?;
+    move_money(&state, Owner::User { partner_id, user_id }, kind, req, Actor::superadmin(auth.admin_id)).await
 }

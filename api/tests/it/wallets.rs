@@ -401,3 +401,35 @@ async fn wallet_price_and_catalogue_paths_are_in_the_openapi_document() {
         assert!(doc["paths"].get(path).is_some(), "{path} missing from the OpenAPI document");
     }
 }
+
+#[tokio::test]
+async fn wallet_superadmin_acts_for_a_client_on_its_users() {
+    let app = TestApp::spawn().await;
+    let admin = app.superadmin_token();
+    let p = fixtures::partner(&app, "client").await;
+    let q = fixtures::partner(&app, "elsewhere").await;
+    let u = fixtures::user(&app, p.id, 1).await;
+    fixtures::api(&app, "pan_a", 1000).await;
+    let base = format!("/api/v1/superadmin/clients/{}/users/{u}", p.id);
+    let (s, b) = app.post(&format!("{base}/wallets/api/entries"), &json!({"type": "credit", "amount_paise": 1234}), Some(&admin)).await;
+    assert_eq!(s, 200, "{b}");
+    let actor: String = sqlx::query_scalar("SELECT actor_kind FROM wallet_entries").fetch_one(&app.db.pool).await.unwrap();
+    assert_eq!(actor, "superadmin");
+    let (_, w) = app.get(&format!("{base}/wallets"), Some(&admin)).await;
+    assert_eq!(w["api"]["balance_paise"], 1234);
+    let (_, e) = app.get(&format!("{base}/wallet-entries"), Some(&admin)).await;
+    assert_eq!(e["total"], 1);
+    let (s, r) = put(&app, &format!("{base}/prices"), &json!({"prices": [{"service": "pan_a", "price_paise": 1100}]}), Some(&admin)).await;
+    assert_eq!((s, r["changed"].as_i64()), (200, Some(1)));
+    let (_, list) = app.get(&format!("{base}/prices"), Some(&admin)).await;
+    assert_eq!(list["items"][0]["user_amount_paise"], 1100);
+    for path in ["api-transactions", "product-transactions"] {
+        assert_eq!(app.get(&format!("{base}/{path}"), Some(&admin)).await.0, 200);
+    }
+    // The user under the wrong client is not found; partners cannot use these paths.
+    let wrong = format!("/api/v1/superadmin/clients/{}/users/{u}", q.id);
+    assert_eq!(app.post(&format!("{wrong}/wallets/api/entries"), &json!({"type": "credit", "amount_paise": 1}), Some(&admin)).await.0, 404);
+    assert_eq!(app.get(&format!("{wrong}/prices"), Some(&admin)).await.0, 404);
+    assert_eq!(app.get(&format!("{base}/wallets"), Some(&p.token)).await.0, 403);
+    assert_eq!(count(&app, "SELECT count(*) FROM wallet_entries").await, 1);
+}
