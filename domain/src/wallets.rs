@@ -435,8 +435,10 @@ pub struct Entry {
     pub reference: Option<String>,
     /// Who moved the money: `superadmin`, `partner`, `user` or `system`.
     pub actor_kind: String,
-    /// The wallet's owner: the partner, and the end user for a user's wallet.
+    /// The wallet's owner: the partner (the super admin's "user id"), and the end user for a
+    /// user's wallet.
     pub partner_id: i64,
+    pub partner_user_name: String,
     pub user_id: Option<i64>,
 }
 
@@ -491,7 +493,8 @@ async fn list(conn: &mut PgConnection, scope: Scope, f: &EntryFilter, page: Page
         .await?;
     let items: Vec<Entry> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT e.id, e.created_at, w.kind, e.type, e.amount_paise, e.balance_after_paise, e.reason, e.reference,
-                e.actor_kind, w.partner_id, w.user_id
+                e.actor_kind, w.partner_id, (SELECT user_name::text FROM partners WHERE id = w.partner_id) AS partner_user_name,
+                w.user_id
          {FILTER}
          ORDER BY e.created_at DESC, e.id DESC LIMIT $8 OFFSET $9"
     )))

@@ -363,7 +363,7 @@ async fn wallet_transaction_lists_page_and_name_the_owner() {
     let (_, all) = app.get("/api/v1/superadmin/wallet-transactions?per_page=500", Some(&admin)).await;
     assert_eq!(all["per_page"], 200, "per_page is capped");
     assert_eq!(all["total"], 8, "partner wallets only: {all}");
-    assert!(all["items"].as_array().unwrap().iter().any(|e| e["partner_id"] == q.id));
+    assert!(all["items"].as_array().unwrap().iter().any(|e| e["partner_id"] == q.id && e["partner_user_name"] == "other"));
     let (_, one) = app.get(&format!("/api/v1/superadmin/wallet-transactions?user_id={}&kind=product", q.id), Some(&admin)).await;
     assert_eq!(one["total"], 1);
     let (_, client) = app.get(&format!("/api/v1/superadmin/clients/{}/wallet-entries?type=credit", p.id), Some(&admin)).await;
