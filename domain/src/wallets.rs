@@ -4,7 +4,10 @@
 //! conditional UPDATE (a debit only matches while the balance covers it, so concurrent debits
 //! serialise on the row and can never overspend), appends the ledger entry with the balance
 //! after it, and writes the audit row. It runs on the caller's connection, so the gateway can
-//! debit the user's and the partner's wallet in one transaction.
+//! debit the user's and the partner's wallet in one transaction. A transaction that moves two
+//! wallets holds both row locks until it commits: move them in one fixed order everywhere
+//! (the user's wallet first, then the partner's, for charges and refunds alike), or two such
+//! transactions can deadlock.
 //!
 //! Idempotency keys work as the payment APIs do: the same key with the same request returns
 //! the first entry and moves nothing; the same key with another request is a conflict.
