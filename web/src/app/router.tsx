@@ -18,6 +18,16 @@ const PlanDetails = lazy(() => import('./routes/plan-details'));
 const Dashboard = lazy(() => import('./routes/admin/dashboard'));
 const ResetPassword = lazy(() => import('./routes/admin/reset-password'));
 const SuperAdminLogin = lazy(() => import('./routes/superadmin/login'));
+const UserAccounts = lazy(() => import('./routes/admin/user-accounts'));
+const UserDetail = lazy(() => import('./routes/admin/user-detail'));
+const MyTransactions = lazy(() => import('./routes/admin/my-transactions'));
+const MyPlan = lazy(() => import('./routes/admin/my-plan'));
+const SaClients = lazy(() => import('./routes/superadmin/clients'));
+const SaClientDetails = lazy(() => import('./routes/superadmin/client-details'));
+const SaPlans = lazy(() => import('./routes/superadmin/plans'));
+const SaWalletTransactions = lazy(() => import('./routes/superadmin/wallet-transactions'));
+const SaApis = lazy(() => import('./routes/superadmin/apis'));
+const SaTestApis = lazy(() => import('./routes/superadmin/test-apis'));
 const Placeholder = lazy(() => import('./routes/placeholder'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
@@ -41,13 +51,13 @@ export const routes: RouteObject[] = [
         element: <AdminLayout />,
         children: [
           { path: paths.dashboard, element: el(Dashboard) },
-          { path: paths.userAccounts, element: titled('User Accounts') },
-          { path: paths.userDetail, element: titled('User Detail') },
+          { path: paths.userAccounts, element: el(UserAccounts) },
+          { path: paths.userDetail, element: el(UserDetail) },
           { path: paths.addUserManually, element: titled('Add User Manually') },
           { path: paths.resetPassword, element: el(ResetPassword) },
           { path: paths.userTransactions, element: titled('User Transactions') },
-          { path: paths.myTransactions, element: titled('My Transactions') },
-          { path: paths.myPlan, element: titled('My Plan') },
+          { path: paths.myTransactions, element: el(MyTransactions) },
+          { path: paths.myPlan, element: el(MyPlan) },
           { path: paths.myApis, element: titled('My APIs') },
           { path: paths.trubank, element: titled('TruBank') },
           { path: paths.myAccount, element: titled('My Account') },
@@ -67,12 +77,12 @@ export const routes: RouteObject[] = [
         element: <SuperAdminLayout />,
         children: [
           { path: paths.superadmin.dashboard, element: titled('Dashboard') },
-          { path: paths.superadmin.clients, element: titled('Clients') },
-          { path: paths.superadmin.clientDetails, element: titled('Client Details') },
-          { path: paths.superadmin.plans, element: titled('Plans') },
-          { path: paths.superadmin.walletTransactions, element: titled('Wallet Transactions') },
-          { path: paths.superadmin.apis, element: titled("API's") },
-          { path: paths.superadmin.testApis, element: titled("Test API's") },
+          { path: paths.superadmin.clients, element: el(SaClients) },
+          { path: paths.superadmin.clientDetails, element: el(SaClientDetails) },
+          { path: paths.superadmin.plans, element: el(SaPlans) },
+          { path: paths.superadmin.walletTransactions, element: el(SaWalletTransactions) },
+          { path: paths.superadmin.apis, element: el(SaApis) },
+          { path: paths.superadmin.testApis, element: el(SaTestApis) },
         ],
       },
     ],

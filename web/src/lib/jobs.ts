@@ -1,6 +1,6 @@
 // Background job state (GET /api/v1/jobs/{id}), polled until it settles.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from './api-client';
+import { api, type AuthScope } from './api-client';
 
 export type Job = {
   id: string;
@@ -22,14 +22,15 @@ export function jobState(job: Pick<Job, 'status'> | undefined): 'pending' | 'don
   return 'pending';
 }
 
-export const jobQueryOptions = (id: string | null) =>
+/** `auth` says whose session polls: the partner's by default, the super admin's on its console. */
+export const jobQueryOptions = (id: string | null, auth?: AuthScope) =>
   queryOptions({
     queryKey: ['jobs', id],
-    queryFn: () => api.get<Job>(`/jobs/${id}`),
+    queryFn: () => api.get<Job>(`/jobs/${id}`, { auth }),
     enabled: !!id,
     refetchInterval: (q) => (jobState(q.state.data) === 'pending' ? 1000 : false),
   });
 
-export function useJob(id: string | null) {
-  return useQuery(jobQueryOptions(id));
+export function useJob(id: string | null, auth?: AuthScope) {
+  return useQuery(jobQueryOptions(id, auth));
 }

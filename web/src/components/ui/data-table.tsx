@@ -47,7 +47,16 @@ type DataTableProps<T> = {
   pagingLabel?: (page: number, pages: number) => string;
   getRowId?: (row: T, index: number) => string;
   rowClassName?: (row: T) => string | undefined;
+  /** A list shown whole (search results): no paging bar. */
+  hidePaging?: boolean;
 };
+
+/** One page of a list the server sends whole (paged here, page still in the URL). */
+export function slicePage<T>(items: T[], page: number, pageSize: number): { rows: T[]; pages: number } {
+  const pages = Math.ceil(items.length / pageSize);
+  const start = (Math.min(page, Math.max(pages, 1)) - 1) * pageSize;
+  return { rows: items.slice(start, start + pageSize), pages };
+}
 
 export function DataTable<T>({
   columns,
@@ -60,6 +69,7 @@ export function DataTable<T>({
   pagingLabel = (p, n) => `${p} of ${n}`,
   getRowId,
   rowClassName,
+  hidePaging,
 }: DataTableProps<T>) {
   const [page, setPage] = usePageParam(pageParam);
   const pages = Math.max(pageCount, 1);
@@ -120,6 +130,7 @@ export function DataTable<T>({
           </tbody>
         </table>
       </div>
+      {!hidePaging && (
       <div className="table-paging">
         <button
           type="button"
@@ -141,6 +152,7 @@ export function DataTable<T>({
           ›
         </button>
       </div>
+      )}
     </div>
   );
 }

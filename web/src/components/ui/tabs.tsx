@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { useCallback, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 
 export type TabItem<K extends string> = { key: K; label: ReactNode };
 
@@ -34,4 +35,27 @@ export function Tabs<K extends string>({ tabs, active, onChange, vertical, child
       )}
     </div>
   );
+}
+
+/**
+ * The open tab kept in the URL (`?tab=key`), so reload and the back button keep it. Changing
+ * tab drops the list state of the previous one (page, category).
+ */
+export function useTabParam<K extends string>(keys: readonly K[], fallback: K, param = 'tab'): [K, (key: K) => void] {
+  const [params, setParams] = useSearchParams();
+  const raw = params.get(param);
+  const active = keys.includes(raw as K) ? (raw as K) : fallback;
+  const setActive = useCallback(
+    (key: K) =>
+      setParams((prev) => {
+        const p = new URLSearchParams(prev);
+        p.delete('page');
+        p.delete('category');
+        if (key === fallback) p.delete(param);
+        else p.set(param, key);
+        return p;
+      }),
+    [fallback, param, setParams],
+  );
+  return [active, setActive];
 }

@@ -1,12 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import type { Balances } from './types';
 
-export type Wallets = { api: { balance_paise: number }; product: { balance_paise: number } };
+export type { Balances as Wallets } from './types';
 
+/** The signed-in partner's own two wallets (top bar). */
 export const partnerWalletsQueryOptions = () =>
   queryOptions({
     queryKey: ['partner', 'wallets'],
-    queryFn: () => api.get<Wallets>('/partner/wallets'),
+    queryFn: () => api.get<Balances>('/partner/wallets'),
   });
 
 export function usePartnerWallets() {

@@ -3,6 +3,7 @@ import { formatRupees } from '@/lib/format';
 import { useToast } from '@/components/ui/toast';
 import { usePartnerWallets } from '../api/get-wallets';
 import { RefreshIcon } from '@/components/ui/icons';
+import { LowBalanceAlertsButton } from './low-balance-alerts';
 
 export function WalletBalances() {
   const wallets = usePartnerWallets();
@@ -27,6 +28,7 @@ export function WalletBalances() {
         busy={wallets.isFetching}
         onRefresh={() => refresh('product')}
       />
+      <LowBalanceAlertsButton />
     </div>
   );
 }

@@ -1,0 +1,9 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+export const deleteApi = (id: number) => api.delete<void>(`/superadmin/apis/${id}`);
+
+export function useDeleteApi() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: deleteApi, onSuccess: () => qc.invalidateQueries({ queryKey: ['catalogue'] }) });
+}

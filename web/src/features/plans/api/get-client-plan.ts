@@ -1,0 +1,33 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { PlanType } from './plan-types';
+
+/** One API with what the client pays and where that price comes from. */
+export type ClientPlanItem = {
+  api_id: number;
+  service: string;
+  name: string;
+  category: string;
+  pid: string;
+  amount_paise: number;
+  amount_source: 'custom' | 'plan' | 'default' | string;
+};
+
+export type ClientPlan = {
+  partner_id: number;
+  plan: PlanType;
+  plan_selected_at: string | null;
+  customised: boolean;
+  items: ClientPlanItem[];
+};
+
+/** Client details, Plan Details. */
+export const clientPlanQueryOptions = (clientId: number) =>
+  queryOptions({
+    queryKey: ['clients', clientId, 'plan'],
+    queryFn: () => api.get<ClientPlan>(`/superadmin/clients/${clientId}/plan`),
+  });
+
+export function useClientPlan(clientId: number) {
+  return useQuery(clientPlanQueryOptions(clientId));
+}

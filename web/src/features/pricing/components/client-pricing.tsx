@@ -1,0 +1,91 @@
+// Client details, API Pricing: the client's customised prices with a category filter ('All'
+// plus the distinct lower-cased categories), 10 per page, 'Add new' and Edit.
+import type { ColumnDef } from '@tanstack/react-table';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { Alert, useTimedMessage } from '@/components/ui/alert';
+import { DataTable, usePageParam } from '@/components/ui/data-table';
+import { errorMessage } from '@/lib/api-client';
+import { formatDate, formatRupees } from '@/lib/format';
+import { useClientPrices, type CustomPrice } from '../api/get-client-prices';
+import { ClientPriceModal, type ServiceOption } from './client-price-modal';
+
+export function ClientPricing({ clientId, services }: { clientId: number; services: ServiceOption[] }) {
+  const [params, setParams] = useSearchParams();
+  const category = params.get('category') ?? 'all';
+  const [page] = usePageParam();
+  const prices = useClientPrices(clientId, category, page);
+  const msg = useTimedMessage();
+  const [editing, setEditing] = useState<CustomPrice | 'new' | null>(null);
+
+  const setCategory = (c: string) =>
+    setParams((prev) => {
+      const p = new URLSearchParams(prev);
+      p.delete('page');
+      if (c === 'all') p.delete('category');
+      else p.set('category', c);
+      return p;
+    });
+
+  const columns: ColumnDef<CustomPrice>[] = [
+    { id: 'name', header: 'Name', cell: ({ row }) => row.original.name },
+    { id: 'category', header: 'Category', cell: ({ row }) => row.original.category.toLowerCase() },
+    { id: 'price', header: 'Price', cell: ({ row }) => formatRupees(row.original.price_paise) },
+    { id: 'status', header: 'Status', cell: ({ row }) => (row.original.status ? 'Active' : 'Inactive') },
+    { id: 'created', header: 'Created', cell: ({ row }) => formatDate(row.original.created_at) },
+    { id: 'updated', header: 'Updated', cell: ({ row }) => formatDate(row.original.updated_at) },
+    {
+      id: 'edit',
+      header: '',
+      cell: ({ row }) => (
+        <button type="button" className="btn btn-secondary btn-sm" onClick={() => setEditing(row.original)}>
+          Edit
+        </button>
+      ),
+    },
+  ];
+
+  return (
+    <div className="page">
+      <div className="toolbar">
+        <label className="inline-field">
+          <span>Category</span>
+          <select value={category} onChange={(e) => setCategory(e.target.value)} aria-label="Category">
+            <option value="all">All</option>
+            {(prices.data?.categories ?? []).map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className="btn btn-primary" onClick={() => setEditing('new')}>
+          Add new
+        </button>
+      </div>
+      <Alert message={msg.message} onClose={msg.clear} />
+      {prices.isError && <Alert message={{ kind: 'error', text: errorMessage(prices.error) }} />}
+      <DataTable
+        columns={columns}
+        data={prices.data?.items ?? []}
+        pageCount={prices.data?.pages ?? 1}
+        pageSize={10}
+        isLoading={prices.isLoading}
+        emptyText="No data"
+        getRowId={(r) => r.service}
+      />
+      {editing && (
+        <ClientPriceModal
+          clientId={clientId}
+          entry={editing === 'new' ? null : editing}
+          services={services}
+          onClose={() => setEditing(null)}
+          onDone={(text) => {
+            setEditing(null);
+            msg.success(text);
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+// User Detail, API Price: every API the user sees with the price they pay and a change-price
+// field; Save sends only the rows that changed.
+import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo, useState } from 'react';
+import { Alert, useTimedMessage } from '@/components/ui/alert';
+import { DataTable, slicePage, usePageParam } from '@/components/ui/data-table';
+import { errorMessage } from '@/lib/api-client';
+import { formatRupees } from '@/lib/format';
+import { useUserPrices, type UserPrice } from '../api/get-user-prices';
+import { changedPrices, useSaveUserPrices } from '../api/save-user-prices';
+
+const PAGE_SIZE = 50;
+
+export function UserPriceTable({ userId }: { userId: number }) {
+  const prices = useUserPrices(userId);
+  const save = useSaveUserPrices(userId);
+  const msg = useTimedMessage();
+  const [page] = usePageParam();
+  const [edits, setEdits] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  const items = prices.data?.items ?? [];
+  const { rows, pages } = slicePage(items, page, PAGE_SIZE);
+  const offset = (Math.min(page, Math.max(pages, 1)) - 1) * PAGE_SIZE;
+
+  const columns = useMemo<ColumnDef<UserPrice>[]>(
+    () => [
+      { id: 'n', header: '#', cell: ({ row }) => offset + row.index + 1 },
+      { id: 'name', header: 'API Name', cell: ({ row }) => row.original.name },
+      { id: 'service', header: 'Services', cell: ({ row }) => row.original.service },
+      { id: 'pid', header: 'PID', cell: ({ row }) => row.original.pid },
+      { id: 'price', header: 'Price', cell: ({ row }) => formatRupees(row.original.user_amount_paise) },
+      {
+        id: 'change',
+        header: 'Change Price',
+        cell: ({ row }) => {
+          const s = row.original.service;
+          return (
+            <div className="cell-input">
+              <input
+                type="number"
+                min={0}
+                step="0.01"
+                placeholder="-"
+                aria-label={`Change price of ${row.original.name}`}
+                value={edits[s] ?? ''}
+                onChange={(e) => setEdits((prev) => ({ ...prev, [s]: e.target.value }))}
+                aria-invalid={!!errors[s]}
+              />
+              {errors[s] && <span className="field-error">{errors[s]}</span>}
+            </div>
+          );
+        },
+      },
+    ],
+    [edits, errors, offset],
+  );
+
+  const submit = () => {
+    const { changes, errors: errs } = changedPrices(items, edits);
+    setErrors(errs);
+    if (Object.keys(errs).length > 0) return;
+    if (changes.length === 0) {
+      msg.error('No price was changed');
+      return;
+    }
+    save.mutate(
+      { userId, prices: changes },
+      {
+        onSuccess: () => {
+          setEdits({});
+          msg.success('Price updated successfully');
+        },
+        onError: (e) => msg.error(errorMessage(e)),
+      },
+    );
+  };
+
+  return (
+    <div className="page">
+      <Alert message={msg.message} onClose={msg.clear} />
+      {prices.isError && <Alert message={{ kind: 'error', text: errorMessage(prices.error) }} />}
+      <DataTable
+        columns={columns}
+        data={rows}
+        pageCount={pages}
+        pageSize={PAGE_SIZE}
+        isLoading={prices.isLoading}
+        emptyText="No apis available"
+        getRowId={(r) => r.service}
+      />
+      <div className="button-row">
+        <button type="button" className="btn btn-primary" onClick={submit} disabled={save.isPending || items.length === 0}>
+          {save.isPending ? 'Wait...' : 'Save'}
+        </button>
+      </div>
+    </div>
+  );
+}

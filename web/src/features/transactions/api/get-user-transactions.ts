@@ -1,0 +1,34 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api, type Paged } from '@/lib/api-client';
+
+export type TransactionKind = 'api' | 'product';
+
+/** One row of an end user's API or product transactions. */
+export type Transaction = {
+  id: number;
+  created_at: string;
+  user_id: number;
+  email: string;
+  service: string;
+  pid: string;
+  status_code: number | null;
+  status: string;
+  amount_type: string;
+  /** What the partner paid. */
+  amount_paise: number;
+  /** What the end user paid: the amount of the user's own ledger. */
+  user_amount_paise: number;
+  remaining_paise: number | null;
+};
+
+/** User Detail, API Transactions / Product Transactions: 50 per page, newest first. */
+export const userTransactionsQueryOptions = (userId: number, kind: TransactionKind, page: number) =>
+  queryOptions({
+    queryKey: ['users', userId, `${kind}-transactions`, { page }],
+    queryFn: () => api.get<Paged<Transaction>>(`/partner/users/${userId}/${kind}-transactions`, { params: { page, per_page: 50 } }),
+    placeholderData: keepPreviousData,
+  });
+
+export function useUserTransactions(userId: number, kind: TransactionKind, page: number) {
+  return useQuery(userTransactionsQueryOptions(userId, kind, page));
+}

@@ -1,0 +1,15 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api, type Paged } from '@/lib/api-client';
+import type { User } from './types';
+
+/** User Accounts: the partner's users, newest first, in the server's page size. */
+export const usersQueryOptions = (page: number) =>
+  queryOptions({
+    queryKey: ['users', 'list', { page }],
+    queryFn: () => api.get<Paged<User>>('/partner/users', { params: { page } }),
+    placeholderData: keepPreviousData,
+  });
+
+export function useUsers(page: number) {
+  return useQuery(usersQueryOptions(page));
+}

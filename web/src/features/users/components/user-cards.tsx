@@ -1,0 +1,63 @@
+// User Accounts: one card per user with running number, created date, User Id, Name,
+// Active/Inactive, phone (or '_'), email and View details.
+import { Link } from 'react-router';
+import { Alert } from '@/components/ui/alert';
+import { usePageParam } from '@/components/ui/data-table';
+import { Pager } from '@/components/ui/pager';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-client';
+import { formatDate } from '@/lib/format';
+import { useUsers } from '../api/get-users';
+import { fullName, type User } from '../api/types';
+
+type Props = { addUserPath: string; onView: (user: User) => void };
+
+export function UserCards({ addUserPath, onView }: Props) {
+  const [page] = usePageParam();
+  const users = useUsers(page);
+
+  if (users.isLoading) return <Spinner />;
+  if (users.isError) return <Alert message={{ kind: 'error', text: errorMessage(users.error) }} />;
+  const data = users.data;
+  if (!data || data.items.length === 0) {
+    return (
+      <div className="empty-state">
+        <p>No user found...</p>
+        <Link to={addUserPath}>Add User Manually</Link>
+      </div>
+    );
+  }
+  const offset = (data.page - 1) * data.per_page;
+  return (
+    <>
+      <ul className="user-cards">
+        {data.items.map((u, i) => (
+          <li key={u.id} className="user-card">
+            <div className="user-card-top">
+              <span className="user-card-n">{offset + i + 1}</span>
+              <span className="muted">{formatDate(u.created_at)}</span>
+            </div>
+            <dl className="user-card-fields">
+              <dt>User Id</dt>
+              <dd>{u.id}</dd>
+              <dt>Name</dt>
+              <dd>{fullName(u)}</dd>
+              <dt>Status</dt>
+              <dd>
+                <span className={u.is_active ? 'badge badge-success' : 'badge badge-muted'}>{u.is_active ? 'Active' : 'Inactive'}</span>
+              </dd>
+              <dt>Phone</dt>
+              <dd>{u.phone_number || '_'}</dd>
+              <dt>Email</dt>
+              <dd className="break">{u.email}</dd>
+            </dl>
+            <button type="button" className="btn btn-primary btn-sm" onClick={() => onView(u)}>
+              View details
+            </button>
+          </li>
+        ))}
+      </ul>
+      <Pager pages={data.pages} />
+    </>
+  );
+}

@@ -1,0 +1,42 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api } from '@/lib/api-client';
+import { rupeeField } from '@/lib/money';
+import { ownerPath, type EntryType, type WalletKind, type WalletOwner } from './types';
+
+/** The amount typed in rupees; sent as integer paise. */
+export const walletEntrySchema = z.object({
+  amount: rupeeField({
+    required: 'Amount is required',
+    number: 'Amount must be a number',
+    negative: 'Amount cannot be negative',
+    positive: 'Amount must be greater than zero',
+  }),
+});
+export type WalletEntryForm = z.input<typeof walletEntrySchema>;
+
+export type WalletEntryInput = {
+  owner: WalletOwner;
+  kind: WalletKind;
+  type: EntryType;
+  amount_paise: number;
+  idempotency_key: string;
+};
+
+export type EntryCreated = { entry_id: number; balance_paise: number; replayed?: boolean };
+
+/** Add Credits / Deduct Credits. 402 when a debit is beyond the balance. */
+export const addWalletEntry = ({ owner, kind, ...body }: WalletEntryInput) =>
+  api.post<EntryCreated>(`${ownerPath(owner)}/wallets/${kind}/entries`, body);
+
+export function useAddWalletEntry(owner: WalletOwner) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: addWalletEntry,
+    onSuccess: () => {
+      qc.invalidateQueries({ queryKey: ['wallets', owner.scope, owner.id] });
+      qc.invalidateQueries({ queryKey: ['wallet-entries', owner.scope, owner.id] });
+      if (owner.scope === 'client') qc.invalidateQueries({ queryKey: ['wallet-entries', 'all'] });
+    },
+  });
+}
