@@ -153,6 +153,7 @@ fn upload_rules_follow_the_spec() {
     );
     UploadPlan::new(1, UploadPurpose::Favicon, "f.png", "image/png", 10 * 1024).unwrap();
     UploadPlan::new(1, UploadPurpose::Logo, "a.JPEG", "image/jpeg; charset=binary", 1024 * 1024).unwrap();
+    assert_eq!(UploadPlan::new(1, UploadPurpose::Logo, "a.jpg", "image/jpg", 10).unwrap().content_type, "image/jpeg");
     assert_eq!(msg(UploadPlan::new(1, UploadPurpose::Logo, "", "image/png", 10)), (422, "Please select a file".into()));
     assert_eq!(msg(UploadPlan::new(1, UploadPurpose::Logo, "a.png", "image/png", 0)), (422, "Please select a file".into()));
     assert_eq!(msg(UploadPlan::new(1, UploadPurpose::Logo, "a.gif", "image/gif", 10)).0, 422);

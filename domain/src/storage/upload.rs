@@ -85,7 +85,11 @@ impl UploadPlan {
         }
         let (types, extensions, wrong_type) = purpose.allowed();
         // Parameters such as `; charset=` mean nothing for these types.
-        let content_type = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        let mut content_type = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        // A non-standard name some browsers and tools use; the link is signed with the real one.
+        if content_type == "image/jpg" {
+            content_type = "image/jpeg".into();
+        }
         let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
         if !types.contains(&content_type.as_str()) || !extensions.contains(&ext.as_str()) {
             return Err(Error::invalid("content_type", wrong_type));
