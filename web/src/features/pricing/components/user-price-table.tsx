@@ -78,6 +78,12 @@ export function UserPriceTable({ userId }: { userId: number }) {
 
   return (
     <div className="page">
+      <div className="toolbar">
+        <span className="muted">Enter a new price where it should change; only changed prices are saved.</span>
+        <button type="button" className="btn btn-primary" onClick={submit} disabled={save.isPending || items.length === 0}>
+          {save.isPending ? 'Wait...' : 'Save'}
+        </button>
+      </div>
       <Alert message={msg.message} onClose={msg.clear} />
       {prices.isError && <Alert message={{ kind: 'error', text: errorMessage(prices.error) }} />}
       <DataTable
@@ -89,11 +95,6 @@ export function UserPriceTable({ userId }: { userId: number }) {
         emptyText="No apis available"
         getRowId={(r) => r.service}
       />
-      <div className="button-row">
-        <button type="button" className="btn btn-primary" onClick={submit} disabled={save.isPending || items.length === 0}>
-          {save.isPending ? 'Wait...' : 'Save'}
-        </button>
-      </div>
     </div>
   );
 }

@@ -1,0 +1,41 @@
+import { expect, test } from '@playwright/test';
+import { demoPassword, paiseOf, served, signInPartner } from './support/sign-in';
+
+// The partner's User Detail Credits tab against the real platform and the seeded demo users.
+test('a partner adds and deducts credits on a user and gets the 402 message beyond the balance', async ({ page, request }) => {
+  test.skip(!demoPassword, 'demo partner password not given');
+  test.skip(!(await served(request, '/api/v1/partner/login', 'POST')), 'partner sign-in not served yet');
+  test.skip(!(await served(request, '/api/v1/partner/users')), 'partner users not served yet');
+  await signInPartner(page);
+  await page.getByRole('link', { name: 'User Accounts' }).click();
+  await page.getByRole('button', { name: 'View details' }).first().click();
+  await expect(page).toHaveURL(/\/user-detail$/);
+  await page.getByRole('tab', { name: 'Credits' }).click();
+
+  const wallet = page.getByRole('region', { name: 'API Wallet' });
+  const balance = wallet.getByTestId('api-balance');
+  await expect(balance).toHaveText(/₹/);
+  const start = paiseOf(await balance.textContent());
+  const amount = wallet.getByLabel('Amount (₹)');
+
+  await amount.fill('50');
+  await wallet.getByRole('button', { name: 'Add Credits' }).click();
+  await expect(wallet.getByText('Credits added successfully')).toBeVisible();
+  await expect.poll(async () => paiseOf(await balance.textContent())).toBe(start + 5000);
+
+  await amount.fill('20.25');
+  await wallet.getByRole('button', { name: 'Deduct Credits' }).click();
+  await expect(wallet.getByText('Credits deducted successfully')).toBeVisible();
+  await expect.poll(async () => paiseOf(await balance.textContent())).toBe(start + 5000 - 2025);
+
+  // More than the balance: the server refuses with 402 and nothing moves.
+  const now = start + 5000 - 2025;
+  await amount.fill(String(Math.floor(now / 100) + 1000));
+  await wallet.getByRole('button', { name: 'Deduct Credits' }).click();
+  const error = wallet.getByRole('alert');
+  await expect(error).toContainText('Error!');
+  await expect(error).toContainText(/insufficient balance/i);
+  await expect(balance).toHaveText(/₹/);
+  expect(paiseOf(await balance.textContent())).toBe(now);
+  await page.screenshot({ path: 'test-results/partner-user-credits.png', fullPage: true });
+});
