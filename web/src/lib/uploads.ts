@@ -16,18 +16,12 @@ export const LOGO_MAX_BYTES = 1024 * 1024;
 export const FAVICON_MAX_BYTES = 10 * 1024;
 export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/jpg'];
 
-/** Spaces become underscores and a random 5-letter upper-case prefix is added (spec part 1 §5). */
-export function storageFileName(name: string, random: () => number = Math.random): string {
-  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-  let prefix = '';
-  for (let i = 0; i < 5; i++) prefix += letters[Math.floor(random() * letters.length)];
-  return prefix + name.replace(/\s+/g, '_');
-}
-
 export async function uploadFile(file: File, purpose: UploadPurpose): Promise<{ key: string; url: string }> {
   const ticket = await api.post<UploadTicket>('/uploads', {
     purpose,
-    file_name: storageFileName(file.name),
+    // The server turns spaces into underscores and adds the random 5-letter prefix (spec
+    // part 1 §5), so the key is built in one place.
+    file_name: file.name,
     content_type: file.type,
     size: file.size,
   });
