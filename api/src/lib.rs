@@ -5,6 +5,7 @@ pub mod auth;
 pub mod error;
 pub mod extract;
 pub mod openapi;
+pub mod ratelimit;
 pub mod routes;
 
 use std::sync::Arc;
@@ -20,6 +21,8 @@ use tower_http::{
 pub struct AppState {
     pub pool: PgPool,
     pub config: Arc<Config>,
+    /// Per-IP limits of sign-in, sign-up, forgot password and contact (`ratelimit`).
+    pub limits: Arc<ratelimit::RateLimits>,
     /// Files: the local folder or S3, as `STORAGE` says.
     pub storage: domain::storage::Storage,
 }
@@ -27,7 +30,7 @@ pub struct AppState {
 impl AppState {
     pub fn new(pool: PgPool, config: Arc<Config>) -> Self {
         let storage = domain::storage::Storage::new(&config);
-        Self { pool, config, storage }
+        Self { pool, config, limits: Arc::default(), storage }
     }
 }
 

@@ -42,6 +42,12 @@ pub fn check_password(field: &str, password: &str) -> Result<()> {
     Ok(())
 }
 
+/// Text that Postgres can store and people can read: no control characters (a NUL byte would
+/// even make the database refuse the statement).
+pub fn is_plain_text(s: &str) -> bool {
+    !s.chars().any(|c| c.is_control() && c != '\n' && c != '\t')
+}
+
 /// E-mail addresses are compared and stored lower-cased (the column is citext too).
 pub fn normalize_email(email: &str) -> String {
     email.trim().to_lowercase()
@@ -74,8 +80,10 @@ impl SignupForm {
         let mut v = Violations::new();
         v.check(!first_name.is_empty(), "first_name", "First name is required");
         v.check(first_name.chars().count() <= 100, "first_name", "First name is too long");
+        v.check(is_plain_text(first_name), "first_name", "First name contains invalid characters");
         v.check(!last_name.is_empty(), "last_name", "Last name is required");
         v.check(last_name.chars().count() <= 100, "last_name", "Last name is too long");
+        v.check(is_plain_text(last_name), "last_name", "Last name contains invalid characters");
         v.check(!email.is_empty(), "email", "Email is required");
         v.check(email.is_empty() || is_email(&email), "email", "Please enter a valid email");
         v.check(!phone_number.is_empty(), "phone_number", "Phone number is required");
@@ -165,22 +173,36 @@ pub struct Credentials {
     pub subdomain: Option<String>,
 }
 
-const CREDENTIALS: &str = "SELECT id, email::text, first_name, user_name::text, password_hash, email_verified_at, is_active, subdomain::text FROM partners";
+/// The columns of [`Credentials`]; a macro so that each query stays one literal string.
+macro_rules! credentials_sql {
+    ($where:literal) => {
+        concat!(
+            "SELECT id, email::text, first_name, user_name::text, password_hash, email_verified_at, is_active, subdomain::text FROM partners WHERE ",
+            $where
+        )
+    };
+}
 
 pub async fn credentials_by_email(conn: &mut PgConnection, email: &str) -> Result<Option<Credentials>> {
-    Ok(sqlx::query_as(&format!("{CREDENTIALS} WHERE email = $1"))
+    if !is_plain_text(email) {
+        return Ok(None);
+    }
+    Ok(sqlx::query_as(credentials_sql!("email = $1"))
         .bind(normalize_email(email))
         .fetch_optional(conn)
         .await?)
 }
 
 pub async fn credentials_by_id(conn: &mut PgConnection, id: i64) -> Result<Option<Credentials>> {
-    Ok(sqlx::query_as(&format!("{CREDENTIALS} WHERE id = $1")).bind(id).fetch_optional(conn).await?)
+    Ok(sqlx::query_as(credentials_sql!("id = $1")).bind(id).fetch_optional(conn).await?)
 }
 
 /// The partner named by both e-mail and user name (forgot password asks for both).
 pub async fn by_email_and_user_name(conn: &mut PgConnection, email: &str, user_name: &str) -> Result<Option<Credentials>> {
-    Ok(sqlx::query_as(&format!("{CREDENTIALS} WHERE email = $1 AND user_name = $2"))
+    if !is_plain_text(email) || !is_plain_text(user_name) {
+        return Ok(None);
+    }
+    Ok(sqlx::query_as(credentials_sql!("email = $1 AND user_name = $2"))
         .bind(normalize_email(email))
         .bind(user_name.trim())
         .fetch_optional(conn)
@@ -239,10 +261,8 @@ pub fn check_new_password(new_password: &str, confirm: Option<&str>) -> Result<(
     if new_password.is_empty() {
         return Err(Error::invalid("new_password", "New password is required"));
     }
-    if let Some(c) = confirm {
-        if c != new_password {
-            return Err(Error::invalid("confirm_new_password", PASSWORD_MISMATCH));
-        }
+    if confirm.is_some_and(|c| c != new_password) {
+        return Err(Error::invalid("confirm_new_password", PASSWORD_MISMATCH));
     }
     check_password("new_password", new_password)
 }

@@ -6,6 +6,7 @@
 
 pub mod aggregate_ip_hits;
 pub mod bulk_update_prices;
+pub mod provision_subdomain;
 pub mod runner;
 pub mod send_mail;
 pub mod state;
@@ -20,6 +21,7 @@ use sqlx::Connection;
 
 pub use aggregate_ip_hits::AggregateIpHits;
 pub use bulk_update_prices::BulkUpdatePrices;
+pub use provision_subdomain::ProvisionSubdomain;
 pub use send_mail::SendMail;
 
 /// What every handler may use.

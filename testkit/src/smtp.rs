@@ -17,6 +17,7 @@ use tokio::{
 pub struct SmtpServer {
     pub port: u16,
     received: Arc<Mutex<Vec<String>>>,
+    auths: Arc<Mutex<Vec<String>>>,
     stall_next: Arc<AtomicBool>,
 }
 
@@ -30,6 +31,7 @@ impl SmtpServer {
         let server = SmtpServer {
             port: listener.local_addr().unwrap().port(),
             received: Default::default(),
+            auths: Default::default(),
             stall_next: Arc::new(AtomicBool::new(stall_first)),
         };
         let s = server.clone();
@@ -49,6 +51,11 @@ impl SmtpServer {
         self.received.lock().unwrap().clone()
     }
 
+    /// `user:password` of each AUTH PLAIN accepted (any credentials are accepted).
+    pub fn auths(&self) -> Vec<String> {
+        self.auths.lock().unwrap().clone()
+    }
+
     async fn session(&self, sock: tokio::net::TcpStream) -> std::io::Result<()> {
         let (r, mut w) = sock.into_split();
         let mut lines = BufReader::new(r).lines();
@@ -56,7 +63,16 @@ impl SmtpServer {
         while let Some(line) = lines.next_line().await? {
             let verb = line.split_whitespace().next().unwrap_or("").to_ascii_uppercase();
             match verb.as_str() {
-                "EHLO" => w.write_all(b"250-test-smtp\r\n250-8BITMIME\r\n250 SIZE 10485760\r\n").await?,
+                "EHLO" => w.write_all(b"250-test-smtp\r\n250-8BITMIME\r\n250-AUTH PLAIN\r\n250 SIZE 10485760\r\n").await?,
+                "AUTH" => {
+                    // AUTH PLAIN <base64("\0user\0password")>, as lettre sends it.
+                    use base64::Engine;
+                    let arg = line.split_whitespace().nth(2).unwrap_or("");
+                    let decoded = base64::engine::general_purpose::STANDARD.decode(arg).unwrap_or_default();
+                    let parts: Vec<String> = decoded.split(|b| *b == 0).map(|p| String::from_utf8_lossy(p).into_owned()).collect();
+                    self.auths.lock().unwrap().push(parts.get(1..).map(|p| p.join(":")).unwrap_or_default());
+                    w.write_all(b"235 2.7.0 Authentication successful\r\n").await?
+                }
                 "HELO" | "MAIL" | "RCPT" | "RSET" | "NOOP" => w.write_all(b"250 OK\r\n").await?,
                 "DATA" => {
                     w.write_all(b"354 end with <CRLF>.<CRLF>\r\n").await?;

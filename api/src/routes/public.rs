@@ -28,8 +28,8 @@ pub struct Accepted {
 
 /// Sends the landing page's contact form to the provider's address (a `send_mail` job).
 #[utoipa::path(post, path = "/api/v1/public/contact", tag = "public", request_body = ContactRequest,
-    responses((status = 202, body = Accepted), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn contact(State(state): State<AppState>, Json(req): Json<ContactRequest>) -> ApiResult<(StatusCode, Json<Accepted>)> {
+    responses((status = 202, body = Accepted), (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+pub async fn contact(_: crate::ratelimit::ContactLimit, State(state): State<AppState>, Json(req): Json<ContactRequest>) -> ApiResult<(StatusCode, Json<Accepted>)> {
     let form = domain::contact::ContactForm::parse(&req.name, &req.email, &req.mobile, &req.message)?;
     let email = form.to_email(&state.config.contact_email);
     let job_id = jobs::enqueue_now(&state.pool, &jobs::SendMail::new(email)).await?;

@@ -1,0 +1,167 @@
+//! Per-IP rate limits (`governor`) on the routes people could hammer: sign-in, sign-up, forgot
+//! password, the contact form and captcha images. A handler opts in by taking the extractor
+//! (`_: SignInLimit`) as its first argument; over the limit it answers 429 in the contract's
+//! error shape with `Retry-After`, before the body is read or the database touched.
+//!
+//! The client is the TCP peer. `X-Forwarded-For` is believed only when the peer is loopback (a
+//! reverse proxy on the same machine), and then only its first hop; anywhere else the header
+//! is client-controlled and would let anyone pick a fresh key per request.
+
+use std::{
+    net::{IpAddr, Ipv4Addr, SocketAddr},
+    num::NonZeroU32,
+    sync::atomic::{AtomicU64, Ordering},
+};
+
+use axum::{
+    extract::{ConnectInfo, FromRequestParts},
+    http::{HeaderValue, request::Parts},
+    response::{IntoResponse, Response},
+};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter, clock::{Clock, DefaultClock}};
+
+use crate::{AppState, error::ApiError};
+
+/// One limiter per purpose, each keyed by client IP.
+pub struct Limiter {
+    inner: DefaultKeyedRateLimiter<IpAddr>,
+    checks: AtomicU64,
+}
+
+impl Limiter {
+    /// `per_minute` requests in a burst, refilled evenly over a minute.
+    pub fn per_minute(per_minute: u32) -> Self {
+        let n = NonZeroU32::new(per_minute.max(1)).expect("at least 1");
+        Self { inner: RateLimiter::keyed(Quota::per_minute(n)), checks: AtomicU64::new(0) }
+    }
+
+    /// `Err(seconds to wait)` when `ip` is over the limit.
+    pub fn check(&self, ip: IpAddr) -> Result<(), u64> {
+        // Forget idle clients now and then, so the key map stays as small as the active set.
+        if self.checks.fetch_add(1, Ordering::Relaxed) % 1024 == 1023 {
+            self.inner.retain_recent();
+            self.inner.shrink_to_fit();
+        }
+        self.inner
+            .check_key(&ip)
+            .map_err(|not_until| not_until.wait_time_from(DefaultClock::default().now()).as_secs().max(1))
+    }
+}
+
+/// The limits, documented in README.md ("Rate limits").
+pub struct RateLimits {
+    /// Partner and super-admin sign-in share one budget per IP.
+    pub sign_in: Limiter,
+    pub sign_up: Limiter,
+    pub forgot_password: Limiter,
+    pub contact: Limiter,
+    /// Captcha images: generous, but a script cannot fill the captcha table.
+    pub captcha: Limiter,
+}
+
+impl Default for RateLimits {
+    fn default() -> Self {
+        Self {
+            sign_in: Limiter::per_minute(10),
+            sign_up: Limiter::per_minute(10),
+            forgot_password: Limiter::per_minute(5),
+            contact: Limiter::per_minute(5),
+            captcha: Limiter::per_minute(60),
+        }
+    }
+}
+
+/// The client's address, as explained in the module doc.
+pub fn client_ip(parts: &Parts) -> IpAddr {
+    let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    let Some(peer) = peer else { return IpAddr::V4(Ipv4Addr::UNSPECIFIED) };
+    if peer.is_loopback() {
+        let forwarded = parts
+            .headers
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(',').next())
+            .and_then(|first| first.trim().parse::<IpAddr>().ok());
+        if let Some(ip) = forwarded {
+            return ip;
+        }
+    }
+    peer
+}
+
+fn too_many(wait_secs: u64) -> Response {
+    let mut res = ApiError::too_many_requests().into_response();
+    if let Ok(v) = HeaderValue::from_str(&wait_secs.to_string()) {
+        res.headers_mut().insert(http::header::RETRY_AFTER, v);
+    }
+    res
+}
+
+macro_rules! limit_extractor {
+    ($(#[$doc:meta])* $name:ident, $field:ident) => {
+        $(#[$doc])*
+        pub struct $name;
+
+        impl FromRequestParts<AppState> for $name {
+            type Rejection = Response;
+            async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
+                state.limits.$field.check(client_ip(parts)).map(|_| $name).map_err(too_many)
+            }
+        }
+    };
+}
+
+limit_extractor!(
+    /// Sign-in (partner and super admin).
+    SignInLimit, sign_in
+);
+limit_extractor!(
+    /// Partner sign-up.
+    SignUpLimit, sign_up
+);
+limit_extractor!(
+    /// Forgot password.
+    ForgotPasswordLimit, forgot_password
+);
+limit_extractor!(
+    /// The landing page's contact form.
+    ContactLimit, contact
+);
+limit_extractor!(
+    /// New captcha images.
+    CaptchaLimit, captcha
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn burst_then_refused_per_ip() {
+        let l = Limiter::per_minute(3);
+        let a: IpAddr = "203.0.113.1".parse().unwrap();
+        let b: IpAddr = "203.0.113.2".parse().unwrap();
+        for _ in 0..3 {
+            assert!(l.check(a).is_ok());
+        }
+        let wait = l.check(a).unwrap_err();
+        assert!((1..=20).contains(&wait), "{wait}");
+        assert!(l.check(b).is_ok(), "another client has its own budget");
+    }
+
+    #[test]
+    fn forwarded_for_only_from_loopback() {
+        let parts = |peer: &str, xff: Option<&str>| {
+            let mut req = http::Request::builder().uri("/");
+            if let Some(x) = xff {
+                req = req.header("x-forwarded-for", x);
+            }
+            let (mut parts, _) = req.body(()).unwrap().into_parts();
+            parts.extensions.insert(ConnectInfo(peer.parse::<SocketAddr>().unwrap()));
+            parts
+        };
+        assert_eq!(client_ip(&parts("127.0.0.1:5000", Some("198.51.100.7, 10.0.0.1"))), "198.51.100.7".parse::<IpAddr>().unwrap());
+        assert_eq!(client_ip(&parts("127.0.0.1:5000", Some("garbage"))), "127.0.0.1".parse::<IpAddr>().unwrap());
+        assert_eq!(client_ip(&parts("203.0.113.9:5000", Some("198.51.100.7"))), "203.0.113.9".parse::<IpAddr>().unwrap());
+    }
+}

@@ -1,0 +1,420 @@
+//! Partner identity: sign-up, e-mail verification, sign-in with captcha, forgot and reset
+//! password, change password; super-admin sign-in. The rules live in `domain::partners`.
+
+use axum::{
+    Router,
+    extract::State,
+    http::StatusCode,
+    routing::{get, post},
+};
+use domain::{
+    Error, captcha,
+    mail::Email,
+    onboarding,
+    partners::{self, Credentials, EMAIL_TAKEN, USER_NAME_TAKEN},
+    superadmins,
+    tokens::{self, Purpose},
+};
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    AppState,
+    auth::{Claims, PartnerAuth, Role, SuperAdminAuth},
+    error::{ApiError, ApiResult},
+    extract::Json,
+    ratelimit::{CaptchaLimit, ForgotPasswordLimit, SignInLimit, SignUpLimit},
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/auth/captcha", get(new_captcha))
+        .route("/partner/signup", post(signup))
+        .route("/partner/verify-email", post(verify_email))
+        .route("/partner/login", post(login))
+        .route("/partner/forgot-password", post(forgot_password))
+        .route("/partner/reset-password/verify", post(reset_password_verify))
+        .route("/partner/reset-password", post(reset_password))
+        .route("/partner/change-password", post(change_password))
+        .route("/superadmin/login", post(superadmin_login))
+        .route("/superadmin/me", get(superadmin_me))
+}
+
+pub const BAD_CREDENTIALS: &str = "Invalid email or password";
+pub const UNVERIFIED: &str = "Please verify your email address to log in. We have sent a verification link to your email.";
+pub const INACTIVE: &str = "Your account is inactive. Please contact support.";
+pub const RESET_EXPIRED: &str = "Session expired ! Please try again";
+pub const VERIFY_FAILED: &str = "This verification link is invalid or has expired";
+/// A new verification mail on a sign-in attempt at most this often.
+const RESEND_VERIFICATION_AFTER_SECS: f64 = 10.0 * 60.0;
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Message {
+    pub message: String,
+}
+
+fn message(m: &str) -> Json<Message> {
+    Json(Message { message: m.to_owned() })
+}
+
+/// A new built-in captcha image. Answer it once, within 10 minutes, as
+/// `captcha: {id, answer}` (case does not matter). `mode` says which captcha the server checks.
+#[utoipa::path(get, path = "/api/v1/auth/captcha", tag = "auth",
+    responses((status = 200, body = CaptchaResponse), (status = 429, body = crate::error::ErrorBody)))]
+pub async fn new_captcha(_: CaptchaLimit, State(state): State<AppState>) -> ApiResult<Json<CaptchaResponse>> {
+    let c = captcha::issue(&state.pool, &state.config).await?;
+    let mode = match state.config.captcha {
+        domain::config::CaptchaConfig::Builtin => "builtin",
+        domain::config::CaptchaConfig::Recaptcha { .. } => "recaptcha",
+        domain::config::CaptchaConfig::Off => "off",
+    };
+    Ok(Json(CaptchaResponse { id: c.id.to_string(), image: c.image, mode }))
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct CaptchaResponse {
+    pub id: String,
+    /// `data:image/svg+xml;base64,…`
+    pub image: String,
+    /// `builtin`, `recaptcha` or `off`.
+    pub mode: &'static str,
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct SignupRequest {
+    #[serde(default)]
+    pub first_name: String,
+    #[serde(default)]
+    pub last_name: String,
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub phone_number: String,
+    #[serde(default)]
+    pub user_name: String,
+    #[serde(default)]
+    pub password: String,
+    /// `{id, answer}` (built-in) or a reCAPTCHA token; ignored with `CAPTCHA=off`.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub captcha: serde_json::Value,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SignupResponse {
+    pub partner_id: i64,
+}
+
+fn verification_mail(state: &AppState, c: &Credentials, token: &str) -> Email {
+    let link = format!("{}/verify-email/{token}", state.config.public_url);
+    Email::new(
+        &c.email,
+        "Verify your email address",
+        format!(
+            "Hello {},\n\nThank you for signing up for whitelabel. Please verify your email address by opening this link \
+             (it is valid for 24 hours):\n\n{link}\n\nIf you did not sign up, you can ignore this email.\n",
+            c.first_name
+        ),
+    )
+}
+
+/// Issues a verification token and enqueues its mail on the caller's transaction.
+async fn send_verification(state: &AppState, conn: &mut sqlx::PgConnection, c: &Credentials) -> ApiResult<()> {
+    let token = tokens::issue(conn, Purpose::VerifyEmail, c.id, tokens::VERIFY_EMAIL_TTL).await?;
+    jobs::enqueue(conn, &jobs::SendMail::new(verification_mail(state, c, &token))).await?;
+    Ok(())
+}
+
+/// Partner sign-up (wizard step 1). Creates the partner, unverified, with its API and product
+/// wallets, and mails a link to `/verify-email/{token}` (valid 24 hours), all in one
+/// transaction. 409 names the field (`email` or `user_name`) that is taken.
+#[utoipa::path(post, path = "/api/v1/partner/signup", tag = "auth", request_body = SignupRequest,
+    responses((status = 201, body = SignupResponse), (status = 409, body = crate::error::ErrorBody),
+              (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+pub async fn signup(_: SignUpLimit, State(state): State<AppState>, Json(req): Json<SignupRequest>) -> ApiResult<(StatusCode, Json<SignupResponse>)> {
+    let form = partners::SignupForm::parse(&req.first_name, &req.last_name, &req.email, &req.phone_number, &req.user_name, &req.password)?;
+    captcha::verify(&state.pool, &state.config, &req.captcha).await?;
+    let mut tx = state.pool.begin().await?;
+    let id = partners::create(&mut tx, &form).await.map_err(|e| match e {
+        Error::Conflict(m) if m == EMAIL_TAKEN => field_conflict("email", m),
+        Error::Conflict(m) if m == USER_NAME_TAKEN => field_conflict("user_name", m),
+        other => other.into(),
+    })?;
+    let c = partners::credentials_by_id(&mut tx, id).await?.ok_or_else(|| ApiError::internal("partner vanished"))?;
+    send_verification(&state, &mut tx, &c).await?;
+    tx.commit().await?;
+    Ok((StatusCode::CREATED, Json(SignupResponse { partner_id: id })))
+}
+
+fn field_conflict(field: &str, message: String) -> ApiError {
+    let mut e = ApiError::conflict(message.clone());
+    e.fields.insert(field.to_owned(), message);
+    e
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct TokenRequest {
+    #[serde(default)]
+    pub token: String,
+}
+
+/// The partner as sign-in returns it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct PartnerSummary {
+    pub id: i64,
+    pub user_name: String,
+    pub subdomain: Option<String>,
+    /// The wizard step to show next: 2 plan … 5 SMTP, 6 done.
+    pub onboarding_step: u8,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SessionResponse {
+    pub token: String,
+    pub partner: PartnerSummary,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct VerifiedResponse {
+    pub message: String,
+    /// A session: the verify page continues to the wizard without another sign-in.
+    pub token: String,
+    pub partner: PartnerSummary,
+}
+
+/// A partner session token and its summary.
+pub async fn partner_session(state: &AppState, conn: &mut sqlx::PgConnection, partner_id: i64) -> ApiResult<SessionResponse> {
+    let p = onboarding::profile(conn, partner_id).await?;
+    let token = state.issue_token(Claims {
+        sub: p.id,
+        role: Role::Partner,
+        user_name: Some(p.user_name.clone()),
+        subdomain: p.subdomain.clone(),
+        email: Some(p.email.clone()),
+        exp: 0,
+        iat: 0,
+    })?;
+    let onboarding_step = p.progress().step();
+    Ok(SessionResponse { token, partner: PartnerSummary { id: p.id, user_name: p.user_name, subdomain: p.subdomain, onboarding_step } })
+}
+
+/// Verifies the partner's e-mail with the mailed token (one use, 24 hours) and signs it in.
+/// 400 for a token that is unknown, expired or used.
+#[utoipa::path(post, path = "/api/v1/partner/verify-email", tag = "auth", request_body = TokenRequest,
+    responses((status = 200, body = VerifiedResponse), (status = 400, body = crate::error::ErrorBody)))]
+pub async fn verify_email(State(state): State<AppState>, Json(req): Json<TokenRequest>) -> ApiResult<Json<VerifiedResponse>> {
+    let mut tx = state.pool.begin().await?;
+    let id = tokens::consume(&mut tx, Purpose::VerifyEmail, req.token.trim())
+        .await?
+        .ok_or_else(|| ApiError::bad_request(VERIFY_FAILED))?;
+    partners::mark_email_verified(&mut tx, id).await?;
+    let session = partner_session(&state, &mut tx, id).await?;
+    tx.commit().await?;
+    Ok(Json(VerifiedResponse {
+        message: "Your email is verified successfully, You can login to your dashboard.".into(),
+        token: session.token,
+        partner: session.partner,
+    }))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct LoginRequest {
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub password: String,
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub captcha: serde_json::Value,
+}
+
+fn required_credentials(req: &LoginRequest) -> ApiResult<()> {
+    let mut v = domain::error::Violations::new();
+    v.check(!req.email.trim().is_empty(), "email", "Email is required");
+    v.check(!req.password.is_empty(), "password", "Password is required");
+    v.check(req.password.chars().count() <= 256, "password", BAD_CREDENTIALS);
+    Ok(v.into_result()?)
+}
+
+/// Partner sign-in. Every attempt uses up its captcha (fetch a new one after a failure). 401 is
+/// the same for an unknown e-mail and a wrong password; 403 for an unverified e-mail (a new
+/// link is mailed if the last is over 10 minutes old) or an inactive partner.
+#[utoipa::path(post, path = "/api/v1/partner/login", tag = "auth", request_body = LoginRequest,
+    responses((status = 200, body = SessionResponse), (status = 401, body = crate::error::ErrorBody),
+              (status = 403, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody),
+              (status = 429, body = crate::error::ErrorBody)))]
+pub async fn login(_: SignInLimit, State(state): State<AppState>, Json(req): Json<LoginRequest>) -> ApiResult<Json<SessionResponse>> {
+    required_credentials(&req)?;
+    captcha::verify(&state.pool, &state.config, &req.captcha).await?;
+    let mut conn = state.pool.acquire().await?;
+    let found = partners::credentials_by_email(&mut conn, &req.email).await?;
+    if !partners::password_matches(&req.password, found.as_ref().map(|c| c.password_hash.as_str())) {
+        return Err(ApiError::unauthorized(BAD_CREDENTIALS));
+    }
+    let c = found.expect("a password matched");
+    if c.email_verified_at.is_none() {
+        let last = tokens::last_issued_secs_ago(&mut conn, Purpose::VerifyEmail, c.id).await?;
+        if last.is_none_or(|secs| secs > RESEND_VERIFICATION_AFTER_SECS) {
+            let mut tx = sqlx::Connection::begin(&mut *conn).await?;
+            send_verification(&state, &mut tx, &c).await?;
+            tx.commit().await?;
+        }
+        let mut e = ApiError::forbidden(UNVERIFIED);
+        e.code = "email_not_verified";
+        return Err(e);
+    }
+    if !c.is_active {
+        return Err(ApiError::forbidden(INACTIVE));
+    }
+    Ok(Json(partner_session(&state, &mut conn, c.id).await?))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct ForgotPasswordRequest {
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub user_name: String,
+}
+
+/// Forgot password: when the e-mail (lower-cased) and the user name name one partner, mails a
+/// link to `/reset-password-admin/{token}` (valid 1 hour). Always 202, so the answer does not
+/// tell whether an account exists.
+#[utoipa::path(post, path = "/api/v1/partner/forgot-password", tag = "auth", request_body = ForgotPasswordRequest,
+    responses((status = 202, body = Message), (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+pub async fn forgot_password(
+    _: ForgotPasswordLimit,
+    State(state): State<AppState>,
+    Json(req): Json<ForgotPasswordRequest>,
+) -> ApiResult<(StatusCode, Json<Message>)> {
+    let mut v = domain::error::Violations::new();
+    v.check(!req.email.trim().is_empty(), "email", "Email is required");
+    v.check(!req.user_name.trim().is_empty(), "user_name", "Username is required");
+    v.check(req.email.len() <= 254 && req.user_name.len() <= 100, "email", "Email or username is too long");
+    v.into_result()?;
+    let mut tx = state.pool.begin().await?;
+    if let Some(c) = partners::by_email_and_user_name(&mut tx, &req.email, &req.user_name).await? {
+        let token = tokens::issue(&mut tx, Purpose::ResetPassword, c.id, tokens::RESET_PASSWORD_TTL).await?;
+        let link = format!("{}/reset-password-admin/{token}", state.config.public_url);
+        let mail = Email::new(
+            &c.email,
+            "Reset your password",
+            format!(
+                "Hello {},\n\nWe received a request to reset the password of your account {}. Open this link to set a new \
+                 password (it is valid for 1 hour and works once):\n\n{link}\n\nIf you did not ask for this, you can ignore this email.\n",
+                c.first_name, c.user_name
+            ),
+        );
+        jobs::enqueue(&mut tx, &jobs::SendMail::new(mail)).await?;
+    }
+    tx.commit().await?;
+    Ok((StatusCode::ACCEPTED, message("If the details match an account, a link to reset the password will be sent to the email address.")))
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ResetTokenInfo {
+    pub user_id: i64,
+    pub user_name: String,
+}
+
+/// Checks a reset link before the new-password form shows (does not use it up). 400 'Session
+/// expired ! Please try again' for a token that is unknown, expired or used.
+#[utoipa::path(post, path = "/api/v1/partner/reset-password/verify", tag = "auth", request_body = TokenRequest,
+    responses((status = 200, body = ResetTokenInfo), (status = 400, body = crate::error::ErrorBody)))]
+pub async fn reset_password_verify(State(state): State<AppState>, Json(req): Json<TokenRequest>) -> ApiResult<Json<ResetTokenInfo>> {
+    let mut conn = state.pool.acquire().await?;
+    let id = tokens::peek(&mut conn, Purpose::ResetPassword, req.token.trim()).await?.ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
+    let c = partners::credentials_by_id(&mut conn, id).await?.ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
+    Ok(Json(ResetTokenInfo { user_id: c.id, user_name: c.user_name }))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct ResetPasswordRequest {
+    #[serde(default)]
+    pub token: String,
+    #[serde(default)]
+    pub new_password: String,
+    #[serde(default)]
+    pub confirm_new_password: String,
+}
+
+/// Sets a new password with a reset link. The passwords are checked first (422), so a typo
+/// does not use up the link; then the link is used (400 when expired or used).
+#[utoipa::path(post, path = "/api/v1/partner/reset-password", tag = "auth", request_body = ResetPasswordRequest,
+    responses((status = 200, body = Message), (status = 400, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+pub async fn reset_password(State(state): State<AppState>, Json(req): Json<ResetPasswordRequest>) -> ApiResult<Json<Message>> {
+    partners::check_new_password(&req.new_password, Some(&req.confirm_new_password))?;
+    let mut tx = state.pool.begin().await?;
+    let id = tokens::consume(&mut tx, Purpose::ResetPassword, req.token.trim()).await?.ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
+    partners::set_password(&mut tx, id, &req.new_password, "partner.reset_password").await?;
+    // The mailed link proved the mailbox is the partner's.
+    partners::mark_email_verified(&mut tx, id).await?;
+    tx.commit().await?;
+    Ok(message("Your password has been reset. Please log in with your new password."))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct ChangePasswordRequest {
+    #[serde(default)]
+    pub current_password: String,
+    #[serde(default)]
+    pub new_password: String,
+    /// Checked when given.
+    #[serde(default)]
+    pub confirm_new_password: Option<String>,
+}
+
+/// Changes the signed-in partner's password (/reset-password). A wrong current password is a
+/// 422 on `current_password`.
+#[utoipa::path(post, path = "/api/v1/partner/change-password", tag = "auth", request_body = ChangePasswordRequest,
+    security(("bearer" = [])),
+    responses((status = 200, body = Message), (status = 401, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+pub async fn change_password(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<ChangePasswordRequest>) -> ApiResult<Json<Message>> {
+    if req.current_password.is_empty() {
+        return Err(ApiError::field("current_password", "Current password is required"));
+    }
+    partners::check_new_password(&req.new_password, req.confirm_new_password.as_deref())?;
+    let mut tx = state.pool.begin().await?;
+    let c = partners::credentials_by_id(&mut tx, auth.partner_id).await?.ok_or_else(ApiError::not_found)?;
+    if req.current_password.chars().count() > 256 || !partners::password_matches(&req.current_password, Some(&c.password_hash)) {
+        return Err(ApiError::field("current_password", "Current password is incorrect"));
+    }
+    partners::set_password(&mut tx, c.id, &req.new_password, "partner.change_password").await?;
+    tx.commit().await?;
+    Ok(message("Password changed successfully"))
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SuperAdminSession {
+    pub token: String,
+    pub email: String,
+}
+
+/// Super-admin sign-in with captcha (/superadmin/auth). Shares the sign-in rate limit.
+#[utoipa::path(post, path = "/api/v1/superadmin/login", tag = "auth", request_body = LoginRequest,
+    responses((status = 200, body = SuperAdminSession), (status = 401, body = crate::error::ErrorBody),
+              (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+pub async fn superadmin_login(_: SignInLimit, State(state): State<AppState>, Json(req): Json<LoginRequest>) -> ApiResult<Json<SuperAdminSession>> {
+    required_credentials(&req)?;
+    captcha::verify(&state.pool, &state.config, &req.captcha).await?;
+    let found = superadmins::credentials_by_email(&state.pool, &req.email).await?;
+    if !partners::password_matches(&req.password, found.as_ref().map(|(_, _, h)| h.as_str())) {
+        return Err(ApiError::unauthorized(BAD_CREDENTIALS));
+    }
+    let (id, email, _) = found.expect("a password matched");
+    let token = state.issue_token(Claims { sub: id, role: Role::Superadmin, user_name: None, subdomain: None, email: Some(email.clone()), exp: 0, iat: 0 })?;
+    Ok(Json(SuperAdminSession { token, email }))
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SuperAdminMe {
+    pub email: String,
+}
+
+/// The signed-in super admin (the console header shows the e-mail).
+#[utoipa::path(get, path = "/api/v1/superadmin/me", tag = "auth", security(("bearer" = [])),
+    responses((status = 200, body = SuperAdminMe), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn superadmin_me(auth: SuperAdminAuth, State(state): State<AppState>) -> ApiResult<Json<SuperAdminMe>> {
+    // A deleted super admin's token stops working here rather than at expiry.
+    let email = superadmins::email_of(&state.pool, auth.admin_id).await?.ok_or_else(|| ApiError::unauthorized("Please sign in"))?;
+    Ok(Json(SuperAdminMe { email }))
+}

@@ -1,0 +1,232 @@
+//! A partner's own outgoing mail server (wizard step 5, My Account). The password is sealed with
+//! AES-256-GCM (`ENCRYPTION_KEY`) before it reaches the database, opened only by the mail job
+//! at send time, and shown to people masked, never in clear.
+
+use serde::Serialize;
+use sqlx::PgConnection;
+
+use crate::{
+    Error, Result,
+    config::SmtpConfig,
+    crypto::SecretBox,
+    error::Violations,
+};
+
+/// What GET shows instead of the password: a fixed mask, so not even the length leaks.
+pub const PASSWORD_MASK: &str = "********";
+
+/// Step 5, checked. `password: None` keeps the stored one (an empty password on PUT).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SmtpForm {
+    pub host: String,
+    pub port: u16,
+    pub user: String,
+    pub password: Option<String>,
+    pub from: String,
+    pub company_name: String,
+    pub secure: bool,
+    pub active: bool,
+}
+
+impl SmtpForm {
+    #[allow(clippy::too_many_arguments)]
+    pub fn parse(
+        host: &str,
+        port: Option<i64>,
+        user: &str,
+        password: &str,
+        from: &str,
+        company_name: &str,
+        secure: Option<bool>,
+        active: Option<bool>,
+    ) -> Result<Self> {
+        let (host, user, from, company_name) = (host.trim(), user.trim(), from.trim(), company_name.trim());
+        let mut v = Violations::new();
+        v.check(!host.is_empty(), "host", "Host is required");
+        v.check(
+            host.is_empty() || (host.len() <= 253 && host.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))),
+            "host",
+            "Host must be a host name such as smtp.example.com",
+        );
+        match port {
+            None => v.add("port", "Port is required"),
+            Some(p) if !(1..=65535).contains(&p) => v.add("port", "Port must be between 1 and 65535"),
+            _ => {}
+        }
+        v.check(!user.is_empty(), "user", "User is required");
+        v.check(user.chars().count() <= 254, "user", "User is too long");
+        v.check(crate::partners::is_plain_text(user), "user", "User contains invalid characters");
+        v.check(password.chars().count() <= 256, "password", "Password is too long");
+        v.check(!from.is_empty(), "from", "From is required");
+        v.check(from.is_empty() || from.parse::<lettre::message::Mailbox>().is_ok(), "from", "From must be an email address");
+        v.check(!company_name.is_empty(), "company_name", "Company name is required");
+        v.check(company_name.chars().count() <= 100, "company_name", "Company name is too long");
+        v.check(crate::partners::is_plain_text(company_name), "company_name", "Company name contains invalid characters");
+        v.check(crate::partners::is_plain_text(from), "from", "From must be an email address");
+        v.check(secure.is_some(), "secure", "Secure connection is required");
+        v.check(active.is_some(), "active", "Active is required");
+        v.into_result()?;
+        Ok(Self {
+            host: host.to_ascii_lowercase(),
+            port: port.expect("checked") as u16,
+            user: user.into(),
+            password: (!password.is_empty()).then(|| password.to_owned()),
+            from: from.into(),
+            company_name: company_name.into(),
+            secure: secure.expect("checked"),
+            active: active.expect("checked"),
+        })
+    }
+}
+
+/// The settings as people see them.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, utoipa::ToSchema)]
+pub struct SmtpView {
+    /// False until the partner saved settings; the other fields are then the form's defaults.
+    pub configured: bool,
+    pub host: String,
+    pub port: Option<i32>,
+    pub user: String,
+    /// Always masked: [`PASSWORD_MASK`] when one is stored, empty otherwise.
+    pub password: String,
+    pub from: String,
+    pub company_name: String,
+    pub secure: bool,
+    pub active: bool,
+}
+
+#[derive(sqlx::FromRow)]
+struct Row {
+    host: String,
+    port: i32,
+    username: String,
+    password_enc: Vec<u8>,
+    from_address: String,
+    company_name: String,
+    secure: bool,
+    active: bool,
+}
+
+async fn row(conn: &mut PgConnection, partner_id: i64) -> Result<Option<Row>> {
+    Ok(sqlx::query_as(
+        "SELECT host, port, username, password_enc, from_address, company_name, secure, active FROM partner_smtp WHERE partner_id = $1",
+    )
+    .bind(partner_id)
+    .fetch_optional(conn)
+    .await?)
+}
+
+pub async fn view(conn: &mut PgConnection, partner_id: i64) -> Result<SmtpView> {
+    Ok(match row(conn, partner_id).await? {
+        None => SmtpView {
+            configured: false,
+            host: String::new(),
+            port: None,
+            user: String::new(),
+            password: String::new(),
+            from: String::new(),
+            company_name: String::new(),
+            // The spec's defaults: secure connection yes, active yes.
+            secure: true,
+            active: true,
+        },
+        Some(r) => SmtpView {
+            configured: true,
+            host: r.host,
+            port: Some(r.port),
+            user: r.username,
+            password: PASSWORD_MASK.into(),
+            from: r.from_address,
+            company_name: r.company_name,
+            secure: r.secure,
+            active: r.active,
+        },
+    })
+}
+
+/// Saves the settings and marks the wizard's SMTP step done. A missing password keeps the
+/// stored one; with none stored it is required.
+#[tracing::instrument(skip_all, fields(partner_id))]
+pub async fn save(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i64, form: &SmtpForm) -> Result<SmtpView> {
+    let sealed = match &form.password {
+        Some(p) => secrets.seal(p),
+        None => match row(conn, partner_id).await? {
+            Some(r) => r.password_enc,
+            None => return Err(Error::invalid("password", "Password is required")),
+        },
+    };
+    sqlx::query(
+        "INSERT INTO partner_smtp (partner_id, host, port, username, password_enc, from_address, company_name, secure, active)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         ON CONFLICT (partner_id) DO UPDATE SET host = $2, port = $3, username = $4, password_enc = $5, from_address = $6,
+                company_name = $7, secure = $8, active = $9, updated_at = now()",
+    )
+    .bind(partner_id)
+    .bind(&form.host)
+    .bind(form.port as i32)
+    .bind(&form.user)
+    .bind(sealed)
+    .bind(&form.from)
+    .bind(&form.company_name)
+    .bind(form.secure)
+    .bind(form.active)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("UPDATE partners SET smtp_done = true, updated_at = now() WHERE id = $1")
+        .bind(partner_id)
+        .execute(&mut *conn)
+        .await?;
+    view(conn, partner_id).await
+}
+
+/// The partner's active mail server, password opened, for the mail job. `None` when the
+/// partner has none or switched it off: the platform's mailer is used then.
+pub struct ActiveSmtp {
+    pub transport: SmtpConfig,
+    /// `"Company <from@address>"`.
+    pub from: String,
+}
+
+pub async fn active(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i64) -> Result<Option<ActiveSmtp>> {
+    let Some(r) = row(conn, partner_id).await? else { return Ok(None) };
+    if !r.active {
+        return Ok(None);
+    }
+    let password = secrets.open(&r.password_enc)?;
+    // "Secure" means TLS: implicit on 465 (SMTPS), STARTTLS on any other port.
+    let tls = match (r.secure, r.port) {
+        (false, _) => "none",
+        (true, 465) => "tls",
+        (true, _) => "starttls",
+    };
+    let from = match r.from_address.parse::<lettre::message::Mailbox>() {
+        Ok(mb) if mb.name.is_none() => lettre::message::Mailbox::new(Some(r.company_name.clone()), mb.email).to_string(),
+        _ => r.from_address.clone(),
+    };
+    Ok(Some(ActiveSmtp {
+        transport: SmtpConfig {
+            host: r.host,
+            port: r.port as u16,
+            user: Some(r.username),
+            password: Some(password),
+            tls: tls.into(),
+        },
+        from,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn form_rules() {
+        let f = SmtpForm::parse("smtp.example.com", Some(587), "me@example.com", "", "me@example.com", "Acme", Some(true), Some(true)).unwrap();
+        assert_eq!(f.password, None);
+        let Err(Error::Invalid { fields, .. }) = SmtpForm::parse("", None, "", "", "nope", "", None, None) else { panic!() };
+        for k in ["host", "port", "user", "from", "company_name", "secure", "active"] {
+            assert!(fields.contains_key(k), "{k}");
+        }
+        assert!(SmtpForm::parse("bad host", Some(70000), "u", "p", "a@b.co", "c", Some(true), Some(false)).is_err());
+    }
+}
