@@ -39,3 +39,27 @@ test('a partner adds and deducts credits on a user and gets the 402 message beyo
   expect(paiseOf(await balance.textContent())).toBe(now);
   await page.screenshot({ path: 'test-results/partner-user-credits.png', fullPage: true });
 });
+
+test("a partner changes one API price of a user; only that row is sent", async ({ page, request }) => {
+  test.skip(!demoPassword, 'demo partner password not given');
+  test.skip(!(await served(request, '/api/v1/partner/login', 'POST')), 'partner sign-in not served yet');
+  test.skip(!(await served(request, '/api/v1/partner/users')), 'partner users not served yet');
+  await signInPartner(page);
+  await page.getByRole('link', { name: 'User Accounts' }).click();
+  await page.getByRole('button', { name: 'View details' }).nth(1).click();
+  await page.getByRole('tab', { name: 'API Price' }).click();
+  const row = page.locator('.data-table tbody tr').nth(2);
+  await expect(row.getByRole('spinbutton')).toBeVisible();
+  const old = paiseOf(await row.locator('td').nth(4).textContent());
+  const next = ((old + 175) / 100).toFixed(2);
+  await row.getByRole('spinbutton').pressSequentially(next);
+  const put = page.waitForRequest((r) => r.method() === 'PUT' && /\/partner\/users\/\d+\/prices$/.test(r.url()));
+  await page.getByRole('button', { name: 'Save' }).click();
+  const body = (await put).postDataJSON();
+  expect(body.prices).toHaveLength(1);
+  expect(body.prices[0].price_paise).toBe(old + 175);
+  await expect(page.getByText('Price updated successfully')).toBeVisible();
+  await expect(row.locator('td').nth(4)).toHaveText(`₹${((old + 175) / 100).toLocaleString('en-IN', { minimumFractionDigits: 2 })}`);
+  await expect(row.getByRole('spinbutton')).toHaveValue('');
+  await page.screenshot({ path: 'test-results/partner-user-api-price.png' });
+});

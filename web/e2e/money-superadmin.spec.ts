@@ -45,7 +45,8 @@ test('Plans: edit one price inline and save it', async ({ page, request }) => {
   await input.fill('');
   await expect(row.getByRole('button', { name: 'Save' })).toBeDisabled();
   const next = (old + 1.25).toFixed(2);
-  await input.fill(next);
+  // Typed key by key, as a person does: the field must keep its focus and every key.
+  await input.pressSequentially(next);
   await row.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Price updated successfully')).toBeVisible();
   await expect(row.locator('td').nth(1)).toHaveText(`₹${Number(next).toLocaleString('en-IN', { minimumFractionDigits: 2 })}`);

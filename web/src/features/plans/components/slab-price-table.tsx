@@ -1,7 +1,7 @@
 // Plans: one slab's table of API, price and change price. Inline Edit of one row at a time;
 // Save is disabled while the input is empty; cancel drops the edit.
 import type { ColumnDef } from '@tanstack/react-table';
-import { useEffect, useState } from 'react';
+import { createContext, useContext, useEffect, useState } from 'react';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { DataTable, usePageParam } from '@/components/ui/data-table';
 import { errorMessage } from '@/lib/api-client';
@@ -12,6 +12,72 @@ import type { PlanType } from '../api/plan-types';
 import { slabPriceField, useSaveSlabPrices } from '../api/save-slab-prices';
 
 type Editing = { service: string; value: string; error?: string };
+type EditState = {
+  editing: Editing | null;
+  saving: boolean;
+  start: (row: SlabPrice) => void;
+  change: (value: string) => void;
+  cancel: () => void;
+  submit: () => void;
+};
+
+// The edit state reaches the cells through context so that the column definitions stay the
+// same objects between renders: a new cell function would remount the input on every key.
+const EditContext = createContext<EditState | null>(null);
+
+function ChangePriceCell({ row }: { row: SlabPrice }) {
+  const { editing, saving, start, change, cancel, submit } = useContext(EditContext)!;
+  if (editing?.service !== row.service) {
+    return (
+      <button type="button" className="btn btn-secondary btn-sm" onClick={() => start(row)} disabled={editing !== null} aria-label={`Edit price of ${row.name}`}>
+        Edit
+      </button>
+    );
+  }
+  return (
+    <form
+      className="inline-edit"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <input
+        type="number"
+        min={0}
+        step="0.01"
+        autoFocus
+        aria-label={`New price of ${row.name}`}
+        value={editing.value}
+        onChange={(e) => change(e.target.value)}
+        aria-invalid={!!editing.error}
+      />
+      <button type="submit" className="btn btn-primary btn-sm" disabled={editing.value.trim() === '' || saving}>
+        {saving ? 'Wait...' : 'Save'}
+      </button>
+      <button type="button" className="btn btn-secondary btn-sm" onClick={cancel}>
+        Cancel
+      </button>
+      {editing.error && <span className="field-error">{editing.error}</span>}
+    </form>
+  );
+}
+
+const columns: ColumnDef<SlabPrice>[] = [
+  {
+    id: 'api',
+    header: 'API',
+    cell: ({ row }) => (
+      <div>
+        <div>{row.original.name}</div>
+        <div className="muted small">{row.original.service}</div>
+      </div>
+    ),
+  },
+  { id: 'price', header: 'Price', cell: ({ row }) => formatRupees(row.original.price_paise) },
+  { id: 'change', header: 'Change Price', cell: ({ row }) => <ChangePriceCell row={row.original} /> },
+];
 
 export function SlabPriceTable({ plan }: { plan: PlanType }) {
   const [page] = usePageParam();
@@ -32,8 +98,6 @@ export function SlabPriceTable({ plan }: { plan: PlanType }) {
     }
   }, [job, jobError, success, error, clearJob]);
 
-  const startEdit = (row: SlabPrice) => setEditing({ service: row.service, value: paiseToRupees(row.price_paise) });
-
   const submit = () => {
     if (!editing) return;
     const r = slabPriceField.safeParse(editing.value);
@@ -46,89 +110,38 @@ export function SlabPriceTable({ plan }: { plan: PlanType }) {
       {
         onSuccess: (res) => {
           setEditing(null);
-          if ('job_id' in res) msg.success('Saving prices...');
-          else msg.success('Price updated successfully');
+          if ('job_id' in res) success('Saving prices...');
+          else success('Price updated successfully');
         },
-        onError: (e) => msg.error(errorMessage(e)),
+        onError: (e) => error(errorMessage(e)),
       },
     );
   };
 
-  const columns: ColumnDef<SlabPrice>[] = [
-    {
-      id: 'api',
-      header: 'API',
-      cell: ({ row }) => (
-        <div>
-          <div>{row.original.name}</div>
-          <div className="muted small">{row.original.service}</div>
-        </div>
-      ),
-    },
-    { id: 'price', header: 'Price', cell: ({ row }) => formatRupees(row.original.price_paise) },
-    {
-      id: 'change',
-      header: 'Change Price',
-      cell: ({ row }) => {
-        const r = row.original;
-        if (editing?.service !== r.service) {
-          return (
-            <button
-              type="button"
-              className="btn btn-secondary btn-sm"
-              onClick={() => startEdit(r)}
-              disabled={editing !== null}
-              aria-label={`Edit price of ${r.name}`}
-            >
-              Edit
-            </button>
-          );
-        }
-        return (
-          <form
-            className="inline-edit"
-            noValidate
-            onSubmit={(e) => {
-              e.preventDefault();
-              submit();
-            }}
-          >
-            <input
-              type="number"
-              min={0}
-              step="0.01"
-              autoFocus
-              aria-label={`New price of ${r.name}`}
-              value={editing.value}
-              onChange={(e) => setEditing({ service: r.service, value: e.target.value })}
-              aria-invalid={!!editing.error}
-            />
-            <button type="submit" className="btn btn-primary btn-sm" disabled={editing.value.trim() === '' || save.isPending}>
-              {save.isPending ? 'Wait...' : 'Save'}
-            </button>
-            <button type="button" className="btn btn-secondary btn-sm" onClick={() => setEditing(null)}>
-              Cancel
-            </button>
-            {editing.error && <span className="field-error">{editing.error}</span>}
-          </form>
-        );
-      },
-    },
-  ];
+  const state: EditState = {
+    editing,
+    saving: save.isPending,
+    start: (row) => setEditing({ service: row.service, value: paiseToRupees(row.price_paise) }),
+    change: (value) => setEditing((e) => (e ? { service: e.service, value } : e)),
+    cancel: () => setEditing(null),
+    submit,
+  };
 
   return (
     <div className="page">
       <Alert message={msg.message} onClose={msg.clear} />
       {prices.isError && <Alert message={{ kind: 'error', text: errorMessage(prices.error) }} />}
-      <DataTable
-        columns={columns}
-        data={prices.data?.items ?? []}
-        pageCount={prices.data?.pages ?? 1}
-        pageSize={prices.data?.per_page ?? 50}
-        isLoading={prices.isLoading}
-        emptyText="No data"
-        getRowId={(r) => r.service}
-      />
+      <EditContext.Provider value={state}>
+        <DataTable
+          columns={columns}
+          data={prices.data?.items ?? []}
+          pageCount={prices.data?.pages ?? 1}
+          pageSize={prices.data?.per_page ?? 50}
+          isLoading={prices.isLoading}
+          emptyText="No data"
+          getRowId={(r) => r.service}
+        />
+      </EditContext.Provider>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 // User Detail, API Price: every API the user sees with the price they pay and a change-price
 // field; Save sends only the rows that changed.
 import type { ColumnDef } from '@tanstack/react-table';
-import { useMemo, useState } from 'react';
+import { createContext, useContext, useState } from 'react';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { DataTable, slicePage, usePageParam } from '@/components/ui/data-table';
 import { errorMessage } from '@/lib/api-client';
@@ -10,6 +10,45 @@ import { useUserPrices, type UserPrice } from '../api/get-user-prices';
 import { changedPrices, useSaveUserPrices } from '../api/save-user-prices';
 
 const PAGE_SIZE = 50;
+
+type EditState = { edits: Record<string, string>; errors: Record<string, string>; offset: number; set: (service: string, value: string) => void };
+
+// Edits reach the cells through context so the column definitions stay the same objects:
+// a new cell function would remount the input (and drop focus) on every key.
+const EditContext = createContext<EditState | null>(null);
+
+function RowNumber({ index }: { index: number }) {
+  return <>{useContext(EditContext)!.offset + index + 1}</>;
+}
+
+function ChangePriceCell({ row }: { row: UserPrice }) {
+  const { edits, errors, set } = useContext(EditContext)!;
+  const s = row.service;
+  return (
+    <div className="cell-input">
+      <input
+        type="number"
+        min={0}
+        step="0.01"
+        placeholder="-"
+        aria-label={`Change price of ${row.name}`}
+        value={edits[s] ?? ''}
+        onChange={(e) => set(s, e.target.value)}
+        aria-invalid={!!errors[s]}
+      />
+      {errors[s] && <span className="field-error">{errors[s]}</span>}
+    </div>
+  );
+}
+
+const columns: ColumnDef<UserPrice>[] = [
+  { id: 'n', header: '#', cell: ({ row }) => <RowNumber index={row.index} /> },
+  { id: 'name', header: 'API Name', cell: ({ row }) => row.original.name },
+  { id: 'service', header: 'Services', cell: ({ row }) => row.original.service },
+  { id: 'pid', header: 'PID', cell: ({ row }) => row.original.pid },
+  { id: 'price', header: 'Price', cell: ({ row }) => formatRupees(row.original.user_amount_paise) },
+  { id: 'change', header: 'Change Price', cell: ({ row }) => <ChangePriceCell row={row.original} /> },
+];
 
 export function UserPriceTable({ userId }: { userId: number }) {
   const prices = useUserPrices(userId);
@@ -22,39 +61,6 @@ export function UserPriceTable({ userId }: { userId: number }) {
   const items = prices.data?.items ?? [];
   const { rows, pages } = slicePage(items, page, PAGE_SIZE);
   const offset = (Math.min(page, Math.max(pages, 1)) - 1) * PAGE_SIZE;
-
-  const columns = useMemo<ColumnDef<UserPrice>[]>(
-    () => [
-      { id: 'n', header: '#', cell: ({ row }) => offset + row.index + 1 },
-      { id: 'name', header: 'API Name', cell: ({ row }) => row.original.name },
-      { id: 'service', header: 'Services', cell: ({ row }) => row.original.service },
-      { id: 'pid', header: 'PID', cell: ({ row }) => row.original.pid },
-      { id: 'price', header: 'Price', cell: ({ row }) => formatRupees(row.original.user_amount_paise) },
-      {
-        id: 'change',
-        header: 'Change Price',
-        cell: ({ row }) => {
-          const s = row.original.service;
-          return (
-            <div className="cell-input">
-              <input
-                type="number"
-                min={0}
-                step="0.01"
-                placeholder="-"
-                aria-label={`Change price of ${row.original.name}`}
-                value={edits[s] ?? ''}
-                onChange={(e) => setEdits((prev) => ({ ...prev, [s]: e.target.value }))}
-                aria-invalid={!!errors[s]}
-              />
-              {errors[s] && <span className="field-error">{errors[s]}</span>}
-            </div>
-          );
-        },
-      },
-    ],
-    [edits, errors, offset],
-  );
 
   const submit = () => {
     const { changes, errors: errs } = changedPrices(items, edits);
@@ -76,6 +82,8 @@ export function UserPriceTable({ userId }: { userId: number }) {
     );
   };
 
+  const state: EditState = { edits, errors, offset, set: (service, value) => setEdits((prev) => ({ ...prev, [service]: value })) };
+
   return (
     <div className="page">
       <div className="toolbar">
@@ -86,15 +94,17 @@ export function UserPriceTable({ userId }: { userId: number }) {
       </div>
       <Alert message={msg.message} onClose={msg.clear} />
       {prices.isError && <Alert message={{ kind: 'error', text: errorMessage(prices.error) }} />}
-      <DataTable
-        columns={columns}
-        data={rows}
-        pageCount={pages}
-        pageSize={PAGE_SIZE}
-        isLoading={prices.isLoading}
-        emptyText="No apis available"
-        getRowId={(r) => r.service}
-      />
+      <EditContext.Provider value={state}>
+        <DataTable
+          columns={columns}
+          data={rows}
+          pageCount={pages}
+          pageSize={PAGE_SIZE}
+          isLoading={prices.isLoading}
+          emptyText="No apis available"
+          getRowId={(r) => r.service}
+        />
+      </EditContext.Provider>
     </div>
   );
 }
