@@ -1,11 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { demoPassword, paiseOf, served, signInPartner } from './support/sign-in';
+import { paiseOf, signInPartner } from './support/sign-in';
 
 // The partner's User Detail Credits tab against the real platform and the seeded demo users.
-test('a partner adds and deducts credits on a user and gets the 402 message beyond the balance', async ({ page, request }) => {
-  test.skip(!demoPassword, 'demo partner password not given');
-  test.skip(!(await served(request, '/api/v1/partner/login', 'POST')), 'partner sign-in not served yet');
-  test.skip(!(await served(request, '/api/v1/partner/users')), 'partner users not served yet');
+test('a partner adds and deducts credits on a user and gets the 402 message beyond the balance', async ({ page }) => {
   await signInPartner(page);
   await page.getByRole('link', { name: 'User Accounts' }).click();
   await page.getByRole('button', { name: 'View details' }).first().click();
@@ -40,10 +37,7 @@ test('a partner adds and deducts credits on a user and gets the 402 message beyo
   await page.screenshot({ path: 'test-results/partner-user-credits.png', fullPage: true });
 });
 
-test("a partner changes one API price of a user; only that row is sent", async ({ page, request }) => {
-  test.skip(!demoPassword, 'demo partner password not given');
-  test.skip(!(await served(request, '/api/v1/partner/login', 'POST')), 'partner sign-in not served yet');
-  test.skip(!(await served(request, '/api/v1/partner/users')), 'partner users not served yet');
+test("a partner changes one API price of a user; only that row is sent", async ({ page }) => {
   await signInPartner(page);
   await page.getByRole('link', { name: 'User Accounts' }).click();
   await page.getByRole('button', { name: 'View details' }).nth(1).click();
