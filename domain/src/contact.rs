@@ -37,6 +37,11 @@ impl ContactForm {
         v.check(mobile.chars().count() <= 10, "mobile", "Phone must be at most 10 characters");
         v.check(mobile.chars().all(|c| c.is_ascii_digit()), "mobile", "Phone must contain digits only");
         v.check(message.chars().count() <= 5000, "message", "Message is too long");
+        // Control characters (a NUL above all) would make the mail unbuildable on every retry.
+        for (field, value) in [("name", name), ("email", email), ("mobile", mobile)] {
+            v.check(!value.chars().any(char::is_control), field, "Please remove special characters");
+        }
+        v.check(!message.chars().any(|c| c.is_control() && c != '\n' && c != '\r' && c != '\t'), "message", "Please remove special characters");
         v.into_result()?;
         Ok(Self { name: name.into(), email: email.into(), mobile: mobile.into(), message: message.into() })
     }
@@ -72,5 +77,8 @@ mod tests {
         assert_eq!(f["email"], "Please enter a valid email");
         assert_eq!(f["mobile"], "Phone must be at most 10 characters");
         assert!(err(ContactForm::parse("A", "a@b.co", "98x", "")).contains_key("mobile"));
+        assert!(err(ContactForm::parse("A\0", "a@b.co", "98", "")).contains_key("name"));
+        assert!(err(ContactForm::parse("A", "a@b.co", "98", "hi\u{7}")).contains_key("message"));
+        assert!(ContactForm::parse("A", "a@b.co", "98", "line one\nline two").is_ok());
     }
 }

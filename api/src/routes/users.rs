@@ -96,7 +96,8 @@ pub async fn create(auth: PartnerAuth, State(state): State<AppState>, Json(req):
         "Hello {},\n\nAn account has been created for you (user id {id}). Sign in with this e-mail address and the password your administrator gave you.\n",
         new.first_name
     );
-    jobs::enqueue(&mut tx, &jobs::SendMail::new(Email::new(&new.email, "Your account has been created", text))).await?;
+    // From the partner's own mail server when it set one up: the user is the partner's customer.
+    jobs::enqueue(&mut tx, &jobs::SendMail::for_partner(Email::new(&new.email, "Your account has been created", text), auth.partner_id)).await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(Created { id })))
 }
