@@ -64,7 +64,7 @@ export default function UserDetailPage() {
   return (
     <section className="page">
       <Link to={paths.userAccounts} className="back-link">
-        ← Back
+        <span aria-hidden="true">← </span>Back
       </Link>
       <h1 className="page-title">User Detail</h1>
       {user.isError && <Alert message={{ kind: 'error', text: errorMessage(user.error) }} />}

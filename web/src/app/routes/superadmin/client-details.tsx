@@ -61,7 +61,7 @@ export default function ClientDetailsPage() {
       case 'wallet-transactions':
         return <OwnerWalletEntries owner={{ scope: 'client', id }} />;
       case 'settings':
-        return <ChangePlanForm key={data.plan ?? ''} clientId={id} current={data.plan} />;
+        return <ChangePlanForm clientId={id} current={data.plan} />;
       default:
         return null;
     }

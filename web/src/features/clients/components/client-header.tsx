@@ -10,7 +10,7 @@ export function ClientHeader({ client, backTo }: { client: Client; backTo: strin
   return (
     <div className="client-header">
       <Link to={backTo} className="back-link">
-        ← Back to clients
+        <span aria-hidden="true">← </span>Back to clients
       </Link>
       <div className="client-header-main">
         <div className="avatar" aria-hidden="true">

@@ -25,7 +25,7 @@ describe('SlabPriceTable', () => {
     expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
     await userEvent.type(input, '4');
     expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled();
-    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(screen.getByRole('button', { name: 'cancel' }));
     expect(screen.queryByRole('spinbutton')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Edit price of GSTIN Verification' })).toBeEnabled();
   });

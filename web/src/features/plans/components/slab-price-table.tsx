@@ -56,8 +56,9 @@ function ChangePriceCell({ row }: { row: SlabPrice }) {
       <button type="submit" className="btn btn-primary btn-sm" disabled={editing.value.trim() === '' || saving}>
         {saving ? 'Wait...' : 'Save'}
       </button>
+      {/* 'cancel' in lower case, as the spec writes it (part 2, §2.16). */}
       <button type="button" className="btn btn-secondary btn-sm" onClick={cancel}>
-        Cancel
+        cancel
       </button>
       {editing.error && <span className="field-error">{editing.error}</span>}
     </form>

@@ -10,6 +10,9 @@ import { formatDate, formatRupees } from '@/lib/format';
 import { useClientPrices, type CustomPrice } from '../api/get-client-prices';
 import { ClientPriceModal, type ServiceOption } from './client-price-modal';
 
+/** The server's categories, plus the chosen one when its last entry was just deleted. */
+const categoriesWith = (list: string[], chosen: string) => (chosen === 'all' || list.includes(chosen) ? list : [...list, chosen]);
+
 export function ClientPricing({ clientId, services }: { clientId: number; services: ServiceOption[] }) {
   const [params, setParams] = useSearchParams();
   const category = params.get('category') ?? 'all';
@@ -52,7 +55,7 @@ export function ClientPricing({ clientId, services }: { clientId: number; servic
           <span>Category</span>
           <select value={category} onChange={(e) => setCategory(e.target.value)} aria-label="Category">
             <option value="all">All</option>
-            {(prices.data?.categories ?? []).map((c) => (
+            {categoriesWith(prices.data?.categories ?? [], category).map((c) => (
               <option key={c} value={c}>
                 {c}
               </option>
