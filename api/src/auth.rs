@@ -75,7 +75,17 @@ impl FromRequestParts<AppState> for PartnerAuth {
         if c.role != Role::Partner {
             return Err(ApiError::forbidden("This needs a partner sign-in"));
         }
-        Ok(Self { partner_id: c.sub, claims: c })
+        // A token outlives a deactivation by up to SESSION_TTL_HOURS; money moves on these
+        // requests, so the account's state is checked on each one (a primary-key lookup).
+        let active: Option<bool> = sqlx::query_scalar("SELECT is_active FROM partners WHERE id = $1")
+            .bind(c.sub)
+            .fetch_optional(&state.pool)
+            .await?;
+        match active {
+            None => Err(ApiError::unauthorized("Your session has expired, please sign in again")),
+            Some(false) => Err(ApiError::forbidden("Your account is inactive. Please contact support.")),
+            Some(true) => Ok(Self { partner_id: c.sub, claims: c }),
+        }
     }
 }
 

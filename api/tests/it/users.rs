@@ -113,3 +113,17 @@ async fn super_admin_lists_and_filters_clients() {
     let (s, d) = app.get("/api/v1/superadmin/dashboard", Some(&admin)).await;
     assert_eq!((s, d["total_users"].as_i64()), (200, Some(2)));
 }
+
+#[tokio::test]
+async fn a_deactivated_partner_is_refused_even_with_a_live_token() {
+    let app = TestApp::spawn().await;
+    let p = fixtures::partner(&app, "alpha").await;
+    let (s, _) = app.get("/api/v1/partner/users", Some(&p.token)).await;
+    assert_eq!(s, 200);
+    sqlx::query("UPDATE partners SET is_active = false WHERE id = $1").bind(p.id).execute(&app.db.pool).await.unwrap();
+    let (s, b) = app.get("/api/v1/partner/users", Some(&p.token)).await;
+    assert_eq!((s, b["error"]["code"].as_str()), (403, Some("forbidden")));
+    sqlx::query("DELETE FROM partners WHERE id = $1").bind(p.id).execute(&app.db.pool).await.unwrap();
+    let (s, _) = app.get("/api/v1/partner/users", Some(&p.token)).await;
+    assert_eq!(s, 401);
+}
