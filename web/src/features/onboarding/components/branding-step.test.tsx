@@ -9,8 +9,10 @@ function setup() {
   const onDone = vi.fn();
   const calls = mockFetch((url, init) => {
     if (url === '/api/v1/uploads') {
+      // Like the server: underscores for spaces and a random 5-letter upper-case prefix.
       const body = JSON.parse(String(init.body));
-      return { status: 200, body: { key: `k/${body.file_name}`, url: `/files/k/${body.file_name}`, method: 'PUT', headers: {} } };
+      const key = `k/ABCDE${String(body.file_name).replace(/ /g, '_')}`;
+      return { status: 200, body: { key, url: `/files/${key}`, method: 'PUT', headers: {} } };
     }
     return { status: 200, body: {} };
   });
@@ -55,6 +57,9 @@ describe('BrandingStep', () => {
     await waitFor(() => expect(calls.filter((c) => c.init.method === 'PUT' && c.url.startsWith('/files/'))).toHaveLength(2));
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(onDone).toHaveBeenCalled());
+    // The plain file name goes to /uploads; the key the server made is what branding gets.
+    const upload = calls.find((c) => c.url === '/api/v1/uploads')!;
+    expect(JSON.parse(String(upload.init.body)).file_name).toBe('my logo.png');
     const save = calls.find((c) => c.url === '/api/v1/partner/branding')!;
     const body = JSON.parse(String(save.init.body));
     expect(body.logo_key).toMatch(/^k\/[A-Z]{5}my_logo\.png$/);
