@@ -30,7 +30,8 @@ pub struct AppState {
 impl AppState {
     pub fn new(pool: PgPool, config: Arc<Config>) -> Self {
         let storage = domain::storage::Storage::new(&config);
-        Self { pool, config, limits: Arc::default(), storage }
+        let limits = Arc::new(ratelimit::RateLimits::from(&config.rate_limits));
+        Self { pool, config, limits, storage }
     }
 }
 

@@ -48,7 +48,7 @@ impl Limiter {
     }
 }
 
-/// The limits, documented in README.md ("Rate limits").
+/// The limits, documented in README.md ("Rate limits"); set by the `RATE_LIMIT_*` settings.
 pub struct RateLimits {
     /// Partner and super-admin sign-in share one budget per IP.
     pub sign_in: Limiter,
@@ -59,14 +59,14 @@ pub struct RateLimits {
     pub captcha: Limiter,
 }
 
-impl Default for RateLimits {
-    fn default() -> Self {
+impl From<&domain::config::RateLimitConfig> for RateLimits {
+    fn from(c: &domain::config::RateLimitConfig) -> Self {
         Self {
-            sign_in: Limiter::per_minute(10),
-            sign_up: Limiter::per_minute(10),
-            forgot_password: Limiter::per_minute(5),
-            contact: Limiter::per_minute(5),
-            captcha: Limiter::per_minute(60),
+            sign_in: Limiter::per_minute(c.sign_in),
+            sign_up: Limiter::per_minute(c.sign_up),
+            forgot_password: Limiter::per_minute(c.forgot_password),
+            contact: Limiter::per_minute(c.contact),
+            captcha: Limiter::per_minute(c.captcha),
         }
     }
 }

@@ -176,6 +176,31 @@ pub struct Config {
     pub upstream_timeout: Duration,
     /// Cron expression (with seconds) of the periodic `aggregate_ip_hits` job.
     pub ip_hits_schedule: String,
+    /// Per-IP requests per minute on the routes people could hammer.
+    pub rate_limits: RateLimitConfig,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RateLimitConfig {
+    pub sign_in: u32,
+    pub sign_up: u32,
+    pub forgot_password: u32,
+    pub contact: u32,
+    pub captcha: u32,
+}
+
+impl Default for RateLimitConfig {
+    fn default() -> Self {
+        Self { sign_in: 10, sign_up: 10, forgot_password: 5, contact: 5, captcha: 60 }
+    }
+}
+
+fn per_minute(var: &'static str, default: u32) -> Result<u32, ConfigError> {
+    let n: u32 = parsed(var, default)?;
+    if n == 0 {
+        return Err(ConfigError { var, problem: "must be at least 1 (requests per minute)".into() });
+    }
+    Ok(n)
 }
 
 impl fmt::Debug for Config {
@@ -261,6 +286,16 @@ impl Config {
             job_retry_base: Duration::from_millis(parsed("JOB_RETRY_BASE_MS", 2_000)?),
             upstream_timeout: Duration::from_millis(parsed("UPSTREAM_TIMEOUT_MS", 15_000)?),
             ip_hits_schedule: cron_expr("IP_HITS_SCHEDULE", "0 * * * * *")?,
+            rate_limits: {
+                let d = RateLimitConfig::default();
+                RateLimitConfig {
+                    sign_in: per_minute("RATE_LIMIT_SIGN_IN", d.sign_in)?,
+                    sign_up: per_minute("RATE_LIMIT_SIGN_UP", d.sign_up)?,
+                    forgot_password: per_minute("RATE_LIMIT_FORGOT_PASSWORD", d.forgot_password)?,
+                    contact: per_minute("RATE_LIMIT_CONTACT", d.contact)?,
+                    captcha: per_minute("RATE_LIMIT_CAPTCHA", d.captcha)?,
+                }
+            },
         })
     }
 

@@ -46,6 +46,7 @@ pub fn config(database_url: &str) -> Config {
         job_retry_base: Duration::from_millis(200),
         upstream_timeout: Duration::from_secs(5),
         ip_hits_schedule: "0 * * * * *".into(),
+        rate_limits: Default::default(),
     }
 }
 
