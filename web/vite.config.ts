@@ -30,5 +30,8 @@ export default defineConfig({
     globals: true,
     setupFiles: ['./src/testing/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
+    // Form tests type into many fields with user-event; on a loaded 2-core CI machine that can
+    // take longer than vitest's 5 s default without anything being wrong.
+    testTimeout: 30_000,
   },
 });
