@@ -260,12 +260,36 @@ pub async fn get(conn: &mut PgConnection, id: i64) -> Result<Api> {
         .ok_or(Error::NotFound)
 }
 
+type IdQuery<'q> = sqlx::query::QueryScalar<'q, sqlx::Postgres, i64, sqlx::postgres::PgArguments>;
+
+/// Binds an entry's fields in the order both the INSERT and the UPDATE list them.
+fn bind_fields<'q>(q: IdQuery<'q>, a: &'q Valid) -> IdQuery<'q> {
+    q.bind(&a.service)
+        .bind(&a.name)
+        .bind(&a.category)
+        .bind(&a.description)
+        .bind(&a.pid)
+        .bind(&a.method)
+        .bind(&a.endpoint)
+        .bind(&a.documentation_link)
+        .bind(&a.curl_code)
+        .bind(&a.response_code)
+        .bind(&a.param_name)
+        .bind(&a.header_param_name)
+        .bind(&a.required_fields)
+        .bind(a.is_hidden)
+        .bind(a.is_verified)
+        .bind(a.is_new)
+        .bind(a.status)
+        .bind(a.default_price_paise)
+}
+
 pub async fn create(conn: &mut PgConnection, input: &ApiInput, actor: Actor) -> Result<Api> {
     let a = input.validate()?;
     // Generated PIDs continue the catalogue's numbering; the lock keeps two creations from
     // picking the same number.
     sqlx::query("SELECT pg_advisory_xact_lock(hashtext('api_catalogue.pid'))").execute(&mut *conn).await?;
-    let id: i64 = sqlx::query_scalar(
+    let insert = sqlx::query_scalar(
         "INSERT INTO api_catalogue (service, name, category, description, pid, method, endpoint, documentation_link, curl_code,
                                     response_code, param_name, header_param_name, required_fields, is_hidden, is_verified,
                                     is_new, status, default_price_paise)
@@ -273,28 +297,8 @@ pub async fn create(conn: &mut PgConnection, input: &ApiInput, actor: Actor) -> 
                  COALESCE($5, 'PID' || (SELECT COALESCE(max(substring(pid FROM '^PID([0-9]{1,15})$')::bigint), 1000) + 1 FROM api_catalogue)),
                  $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
          RETURNING id",
-    )
-    .bind(&a.service)
-    .bind(&a.name)
-    .bind(&a.category)
-    .bind(&a.description)
-    .bind(&a.pid)
-    .bind(&a.method)
-    .bind(&a.endpoint)
-    .bind(&a.documentation_link)
-    .bind(&a.curl_code)
-    .bind(&a.response_code)
-    .bind(&a.param_name)
-    .bind(&a.header_param_name)
-    .bind(&a.required_fields)
-    .bind(a.is_hidden)
-    .bind(a.is_verified)
-    .bind(a.is_new)
-    .bind(a.status)
-    .bind(a.default_price_paise)
-    .fetch_one(&mut *conn)
-    .await
-    .map_err(taken)?;
+    );
+    let id: i64 = bind_fields(insert, &a).fetch_one(&mut *conn).await.map_err(taken)?;
     let api = get(conn, id).await?;
     audit::record(conn, &audit::Record {
         actor,
@@ -314,36 +318,16 @@ pub async fn create(conn: &mut PgConnection, input: &ApiInput, actor: Actor) -> 
 pub async fn update(conn: &mut PgConnection, id: i64, input: &ApiInput, actor: Actor) -> Result<Api> {
     let a = input.validate()?;
     let before = get_for_update(conn, id).await?;
-    sqlx::query(
+    let update = sqlx::query_scalar(
         "UPDATE api_catalogue
             SET service = $2, name = $3, category = $4, description = $5, pid = COALESCE($6, pid), method = $7,
                 endpoint = $8, documentation_link = $9, curl_code = $10, response_code = $11, param_name = $12,
                 header_param_name = $13, required_fields = $14, is_hidden = $15, is_verified = $16, is_new = $17,
                 status = $18, default_price_paise = $19, updated_at = now()
-          WHERE id = $1",
+          WHERE id = $1 RETURNING id",
     )
-    .bind(id)
-    .bind(&a.service)
-    .bind(&a.name)
-    .bind(&a.category)
-    .bind(&a.description)
-    .bind(&a.pid)
-    .bind(&a.method)
-    .bind(&a.endpoint)
-    .bind(&a.documentation_link)
-    .bind(&a.curl_code)
-    .bind(&a.response_code)
-    .bind(&a.param_name)
-    .bind(&a.header_param_name)
-    .bind(&a.required_fields)
-    .bind(a.is_hidden)
-    .bind(a.is_verified)
-    .bind(a.is_new)
-    .bind(a.status)
-    .bind(a.default_price_paise)
-    .execute(&mut *conn)
-    .await
-    .map_err(taken)?;
+    .bind(id);
+    let _: i64 = bind_fields(update, &a).fetch_one(&mut *conn).await.map_err(taken)?;
     let after = get(conn, id).await?;
     audit::record(conn, &audit::Record {
         actor,
