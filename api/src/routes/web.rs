@@ -79,13 +79,14 @@ pub fn inject(html: &str, title: &str, favicon_url: Option<&str>, theme_colour: 
         _ => out = out.replacen("</head>", &format!("{title_tag}</head>"), 1),
     }
     if let Some(url) = favicon_url {
-        // Drop the app's placeholder icon so that ours is the only one.
+        // Drop the app's placeholder icon so that ours is the only one; ours keeps its id, so the
+        // admin shell can still swap it after sign-in.
         if let Some(a) = out.find("<link rel=\"icon\"")
             && let Some(len) = out[a..].find('>')
         {
             out.replace_range(a..a + len + 1, "");
         }
-        out = out.replacen("</head>", &format!("<link rel=\"icon\" href=\"{}\"></head>", escape(url)), 1);
+        out = out.replacen("</head>", &format!("<link rel=\"icon\" id=\"app-favicon\" href=\"{}\"></head>", escape(url)), 1);
     }
     let extra = format!(
         "<meta name=\"theme-color\" content=\"{}\"><style>:root{{--brand-primary:{};--brand-secondary:{};--brand-tertiary:{}}}</style>",
@@ -108,7 +109,7 @@ mod tests {
         let out = inject(html, "Demo <KYC> - Home", Some("/files/x?sig=1&e=2"), "#0F766E", &theme);
         assert!(out.contains("<title>Demo &lt;KYC&gt; - Home</title>"), "{out}");
         assert!(!out.contains("KYC Whitelabel") && !out.contains("data:,"), "{out}");
-        assert!(out.contains("<link rel=\"icon\" href=\"/files/x?sig=1&amp;e=2\">"), "{out}");
+        assert!(out.contains("<link rel=\"icon\" id=\"app-favicon\" href=\"/files/x?sig=1&amp;e=2\">"), "{out}");
         assert!(out.contains("<meta name=\"theme-color\" content=\"#0F766E\">"), "{out}");
         assert!(out.contains("--brand-secondary:#7C3AED"), "{out}");
     }

@@ -18,6 +18,7 @@ const PlanDetails = lazy(() => import('./routes/plan-details'));
 const Dashboard = lazy(() => import('./routes/admin/dashboard'));
 const ResetPassword = lazy(() => import('./routes/admin/reset-password'));
 const SuperAdminLogin = lazy(() => import('./routes/superadmin/login'));
+const SaDashboard = lazy(() => import('./routes/superadmin/dashboard'));
 const UserAccounts = lazy(() => import('./routes/admin/user-accounts'));
 const UserDetail = lazy(() => import('./routes/admin/user-detail'));
 const MyTransactions = lazy(() => import('./routes/admin/my-transactions'));
@@ -76,7 +77,7 @@ export const routes: RouteObject[] = [
       {
         element: <SuperAdminLayout />,
         children: [
-          { path: paths.superadmin.dashboard, element: titled('Dashboard') },
+          { path: paths.superadmin.dashboard, element: el(SaDashboard) },
           { path: paths.superadmin.clients, element: el(SaClients) },
           { path: paths.superadmin.clientDetails, element: el(SaClientDetails) },
           { path: paths.superadmin.plans, element: el(SaPlans) },

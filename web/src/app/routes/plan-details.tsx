@@ -1,15 +1,13 @@
 // /superadmin/planDetails: plan cards; Standard is the active plan, the others offer Upgrade.
 import { Link } from 'react-router';
 import { PlanCards } from '@/features/plans/components/plan-cards';
-import { PLATFORM_NAME } from '@/lib/brand';
+import { SiteBrand } from '@/components/layouts/site-brand';
 
 export default function PlanDetailsPage() {
   return (
     <div className="landing">
       <header className="site-header">
-        <Link to="/" className="brand-text">
-          {PLATFORM_NAME}
-        </Link>
+        <SiteBrand />
       </header>
       <main className="section">
         <h1 className="section-title">Plans</h1>

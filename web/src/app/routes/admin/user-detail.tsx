@@ -1,6 +1,6 @@
 // /user-detail (spec part 1, 'User Detail'): the stored user's header and ten tabs. API
-// Transactions, Product Transactions, API Price and Credits are built; the rest show their
-// title for now.
+// Transactions, Product Transactions, API Price, Credits and Settings are built; the rest show
+// their title for now.
 import { Link } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { Tabs, useTabParam } from '@/components/ui/tabs';
@@ -9,6 +9,7 @@ import { UserTransactionsTable } from '@/features/transactions/components/user-t
 import { useUser } from '@/features/users/api/get-user';
 import { readSelectedUser } from '@/features/users/api/selected-user';
 import { UserHeader } from '@/features/users/components/user-header';
+import { UserSettings } from '@/features/users/components/user-settings';
 import { CreditsPanel } from '@/features/wallets/components/credits-panel';
 import { errorMessage } from '@/lib/api-client';
 import { paths } from '../../paths';
@@ -56,6 +57,8 @@ export default function UserDetailPage() {
         return <UserPriceTable userId={id} />;
       case 'credits':
         return <CreditsPanel owner={{ scope: 'user', id }} />;
+      case 'settings':
+        return <UserSettings user={data} />;
       default:
         return null;
     }

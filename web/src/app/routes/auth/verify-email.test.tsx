@@ -20,7 +20,8 @@ describe('VerifyEmailPage', () => {
     expect(
       await screen.findByText('Your email is verified successfully, You can login to your dashboard.'),
     ).toBeInTheDocument();
-    expect(JSON.parse(String(calls[0].init.body))).toEqual({ token: 'tok123' });
+    const verify = calls.find((c) => c.url.endsWith('/partner/verify-email'));
+    expect(JSON.parse(String(verify?.init.body))).toEqual({ token: 'tok123' });
     expect(router.state.location.pathname).toBe('/verify-email/tok123');
     await act(() => new Promise((r) => setTimeout(r, 2100)));
     expect(router.state.location.pathname).toBe('/complete-details');

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
 
@@ -28,6 +29,24 @@ export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 
 /** The token from the mailed /reset-password-admin/:token link, kept for /set-new-password/. */
 export const RESET_TOKEN_KEY = 'reset_password_token';
+
+/** The user id and user name the mailed link belongs to (kept with the token). */
+export type ResetTokenInfo = { user_id: number; user_name: string };
+export const RESET_USER_KEY = 'reset_password_user';
+
+/** Checks the mailed token without using it up; 400 when it is unknown, expired or used. */
+export const verifyResetToken = (token: string) =>
+  api.post<ResetTokenInfo>('/partner/reset-password/verify', { token }, { auth: 'none' });
+
+/** Runs once per token (a query, so React's double effects do not post twice). */
+export function useVerifyResetToken(token: string) {
+  return useQuery({
+    queryKey: ['reset-password-verify', token],
+    queryFn: () => verifyResetToken(token),
+    retry: false,
+    staleTime: Infinity,
+  });
+}
 
 export const resetPassword = (token: string, input: SetNewPasswordInput) =>
   api.post<unknown>('/partner/reset-password', { token, ...input }, { auth: 'none' });

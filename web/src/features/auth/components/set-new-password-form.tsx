@@ -10,6 +10,7 @@ import { useZodForm } from '@/lib/form';
 import {
   PASSWORD_GUIDANCE,
   RESET_TOKEN_KEY,
+  RESET_USER_KEY,
   SESSION_EXPIRED,
   resetPassword,
   setNewPasswordSchema,
@@ -23,6 +24,10 @@ export function SetNewPasswordForm() {
   const [expired, setExpired] = useState(!token);
   const msg = useTimedMessage();
   const mutation = useMutation({ mutationFn: (input: SetNewPasswordInput) => resetPassword(token ?? '', input) });
+  const forgetLink = () => {
+    sessionStorage.removeItem(RESET_TOKEN_KEY);
+    sessionStorage.removeItem(RESET_USER_KEY);
+  };
 
   if (expired) {
     return (
@@ -38,12 +43,12 @@ export function SetNewPasswordForm() {
   const submit = form.handleSubmit((data) =>
     mutation.mutate(data, {
       onSuccess: () => {
-        sessionStorage.removeItem(RESET_TOKEN_KEY);
+        forgetLink();
         navigate('/auth', { replace: true });
       },
       onError: (err) => {
         if (err instanceof ApiError && err.status === 400) {
-          sessionStorage.removeItem(RESET_TOKEN_KEY);
+          forgetLink();
           setExpired(true);
         } else msg.error(errorMessage(err));
       },

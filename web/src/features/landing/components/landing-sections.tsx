@@ -1,13 +1,11 @@
 // The static parts of the landing page (spec part 1 §1 and "Landing page").
 import { Link } from 'react-router';
-import { PLATFORM_NAME } from '@/lib/brand';
+import { SiteBrand, useSiteName } from '@/components/layouts/site-brand';
 
 export function SiteHeader() {
   return (
     <header className="site-header">
-      <Link to="/" className="brand-text">
-        {PLATFORM_NAME}
-      </Link>
+      <SiteBrand />
       <nav className="site-nav" aria-label="Sections">
         <a href="#features">Features</a>
         <a href="#pricing">Pricing</a>
@@ -82,6 +80,7 @@ const products = [
 ];
 
 export function SiteFooter() {
+  const siteName = useSiteName();
   return (
     <footer className="site-footer">
       <div className="footer-grid">
@@ -128,7 +127,7 @@ export function SiteFooter() {
           </div>
         </div>
       </div>
-      <p className="footer-copy">© {new Date().getFullYear()} {PLATFORM_NAME}</p>
+      <p className="footer-copy">© {new Date().getFullYear()} {siteName}</p>
     </footer>
   );
 }

@@ -46,4 +46,13 @@ describe('SubdomainStep', () => {
     expect(claim.init.method).toBe('PUT');
     expect(JSON.parse(String(claim.init.body))).toEqual({ subdomain: 'mybrand' });
   });
+
+  it("says 'Something went wrong, Try again!.' when the check fails", async () => {
+    mockFetch(() => {
+      throw new TypeError('network down');
+    });
+    renderRoutes([{ path: '/', element: <SubdomainStep userName="acme" onDone={vi.fn()} /> }], '/');
+    await userEvent.type(screen.getByLabelText('Website name'), 'acme');
+    expect(await screen.findByText('Something went wrong, Try again!.')).toBeInTheDocument();
+  });
 });

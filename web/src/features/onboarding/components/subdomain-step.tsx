@@ -58,7 +58,8 @@ export function SubdomainStep({ userName, onDone }: { userName: string; onDone: 
   };
 
   const busy = claim.isPending || state === 'pending';
-  const showAvailability = !error && checked && checked === name.trim().toLowerCase() && availability.data;
+  const current = !error && checked && checked === name.trim().toLowerCase();
+  const showAvailability = current && availability.data;
 
   return (
     <form className="form narrow-center" onSubmit={submit} noValidate aria-label="Upload domain details">
@@ -77,6 +78,7 @@ export function SubdomainStep({ userName, onDone }: { userName: string; onDone: 
           ) : (
             <span className="field-error">{SUBDOMAIN_TAKEN}</span>
           ))}
+        {current && availability.isError && <span className="field-error">{errorMessage(availability.error)}</span>}
       </Field>
       <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
         {busy ? 'Wait...' : 'Submit'}
