@@ -103,6 +103,11 @@ impl From<sqlx::Error> for ApiError {
         match &e {
             sqlx::Error::RowNotFound => Self::not_found(),
             sqlx::Error::Database(d) if d.is_unique_violation() => Self::conflict("Already exists"),
+            // 22021: a NUL byte (or bad UTF-8) in text; 22P05: \u0000 in JSON. Postgres refuses
+            // both, and either came from the request, wherever in it.
+            sqlx::Error::Database(d) if matches!(d.code().as_deref(), Some("22021" | "22P05")) => {
+                Self::bad_request("Text must not contain NUL characters")
+            }
             sqlx::Error::Database(d) if d.is_check_violation() || d.is_foreign_key_violation() => {
                 Self::new(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed", "Invalid value")
             }

@@ -85,7 +85,8 @@ use crate::routes;
         routes::transactions::api_transactions,
         routes::transactions::product_transactions,
     ),
-    components(schemas(crate::error::ErrorBody, crate::error::ErrorDetail))
+    // Schemas that only query parameters name are not collected from the paths.
+    components(schemas(crate::error::ErrorBody, crate::error::ErrorDetail, domain::wallets::WalletKind))
 )]
 pub struct ApiDoc;
 

@@ -31,6 +31,11 @@ async fn openapi_document_lists_the_paths() {
     for path in ["/healthz", "/readyz", "/api/v1/public/contact", "/api/v1/jobs/{id}"] {
         assert!(doc["paths"].get(path).is_some(), "{path} missing from the OpenAPI document");
     }
+    // Every schema the document names is in it: clients and fuzzers cannot resolve a dangling $ref.
+    let text = doc.to_string();
+    for name in text.split("#/components/schemas/").skip(1).map(|r| r.split('"').next().unwrap()) {
+        assert!(doc["components"]["schemas"].get(name).is_some(), "schema {name} is referenced but missing");
+    }
     let html = app.client.get(app.url("/api/docs")).send().await.unwrap();
     assert_eq!(html.status(), 200);
     assert!(html.text().await.unwrap().contains("/api/openapi.json"));
@@ -87,4 +92,22 @@ async fn non_api_paths_answer_the_web_app() {
     }
     let js = app.client.get(app.url("/assets/app.js")).send().await.unwrap().text().await.unwrap();
     assert_eq!(js, "console.log(1)");
+}
+
+#[tokio::test]
+async fn nul_characters_in_queries_and_bodies_are_400_not_500() {
+    let app = TestApp::spawn().await;
+    let admin = app.superadmin_token();
+    for path in ["/api/v1/superadmin/apis?category=%00", "/api/v1/superadmin/plans/standard/prices?category=a%00b"] {
+        let (s, b) = app.get(path, Some(&admin)).await;
+        assert_eq!(s, 400, "{path}: {b}");
+        assert_eq!(b["error"]["code"], "bad_request");
+    }
+    // A NUL inside JSON text reaches no column: refused as bad input wherever it is.
+    let (s, b) = app.get("/api/v1/superadmin/clients?first_name=%00", Some(&admin)).await;
+    assert_eq!(s, 400, "{b}");
+    let (s, b) = app
+        .post("/api/v1/public/contact", &json!({"name": "A\u{0}", "email": "a@b.in", "mobile": "9876543210", "message": "hi"}), None)
+        .await;
+    assert!(s == 400 || s == 422, "{s} {b}");
 }
