@@ -11,7 +11,7 @@ type ShellProps = {
   label: string;
   brand: ReactNode;
   items: NavItem[];
-  /** The last menu entry, Logout; it gets a callback that closes the mobile menu. */
+  /** The last menu entry, Logout; pressing it closes the mobile menu, so its confirm dialog stands alone. */
   logout: ReactNode;
   topbar: ReactNode;
   /** Dialogs and other overlays that belong to the shell. */
@@ -46,7 +46,7 @@ export function Shell({ label, brand, items, logout, topbar, children }: ShellPr
                 </NavLink>
               </li>
             ))}
-            <li>{logout}</li>
+            <li onClickCapture={() => setMenuOpen(false)}>{logout}</li>
           </ul>
         </nav>
       </aside>
