@@ -312,7 +312,7 @@ async fn branding_by_subdomain_or_host_and_the_branded_index() {
         let html = res.text().await.unwrap();
         assert!(html.contains("<title>Demo KYC - Home</title>"), "{path}: {html}");
         assert!(html.contains("<meta name=\"theme-color\" content=\"#0F766E\">"), "{html}");
-        assert!(html.contains(&format!("<link rel=\"icon\" href=\"http://localhost:8080/files/{favicon}")), "{html}");
+        assert!(html.contains(&format!("<link rel=\"icon\" id=\"app-favicon\" href=\"http://localhost:8080/files/{favicon}")), "{html}");
         assert!(!html.contains("KYC Whitelabel"));
     }
     let js = app.client.get(app.url("/assets/app.js")).header("host", "demo.localhost:8080").send().await.unwrap().text().await.unwrap();
