@@ -84,6 +84,10 @@ use crate::routes;
         routes::pricing::set_user_prices,
         routes::transactions::api_transactions,
         routes::transactions::product_transactions,
+        routes::logs::api_logs,
+        routes::logs::product_logs,
+        routes::logs::client_user_api_logs,
+        routes::logs::client_user_product_logs,
     ),
     // Schemas that only query parameters name are not collected from the paths.
     components(schemas(crate::error::ErrorBody, crate::error::ErrorDetail, domain::wallets::WalletKind))

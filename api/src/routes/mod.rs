@@ -8,6 +8,7 @@ pub mod docs;
 pub mod files;
 pub mod health;
 pub mod jobs;
+pub mod logs;
 pub mod onboarding;
 pub mod plans;
 pub mod pricing;
@@ -34,6 +35,7 @@ pub fn api_router() -> Router<AppState> {
         .merge(plans::router())
         .merge(pricing::router())
         .merge(transactions::router())
+        .merge(logs::router())
         .merge(uploads::router())
         .merge(wallets::router())
         .merge(users::router())

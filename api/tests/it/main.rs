@@ -16,3 +16,4 @@ mod users;
 mod auth;
 mod auth_fixtures;
 mod onboarding;
+mod logs;

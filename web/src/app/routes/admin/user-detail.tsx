@@ -1,10 +1,11 @@
 // /user-detail (spec part 1, 'User Detail'): the stored user's header and ten tabs. API
-// Transactions, Product Transactions, API Price, Credits and Settings are built; the rest show
-// their title for now.
+// Transactions, Product Transactions, API Logs, Product Logs, API Price, Credits and Settings
+// are built; the rest show their title for now.
 import { Link } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { Tabs, useTabParam } from '@/components/ui/tabs';
 import { UserPriceTable } from '@/features/pricing/components/user-price-table';
+import { UserLogsTable } from '@/features/logs/components/user-logs-table';
 import { UserTransactionsTable } from '@/features/transactions/components/user-transactions-table';
 import { useUser } from '@/features/users/api/get-user';
 import { readSelectedUser } from '@/features/users/api/selected-user';
@@ -53,6 +54,10 @@ export default function UserDetailPage() {
         return <UserTransactionsTable userId={id} kind="api" />;
       case 'product-transactions':
         return <UserTransactionsTable userId={id} kind="product" />;
+      case 'api-logs':
+        return <UserLogsTable userId={id} kind="api" />;
+      case 'product-logs':
+        return <UserLogsTable userId={id} kind="product" />;
       case 'api-price':
         return <UserPriceTable userId={id} />;
       case 'credits':

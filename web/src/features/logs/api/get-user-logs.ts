@@ -1,0 +1,38 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api, type Paged } from '@/lib/api-client';
+
+export type ApiLog = {
+  id: number;
+  created_at: string;
+  user_id: number;
+  service: string;
+  pid: string;
+  vid: string;
+  vpid: string;
+  status_code: number;
+  amount_paise: number;
+};
+
+export type ProductLog = {
+  id: number;
+  created_at: string;
+  user_id: number;
+  description: string;
+  status_code: number;
+  amount_paise: number;
+};
+
+export type LogKind = 'api' | 'product';
+type LogOf<K extends LogKind> = K extends 'api' ? ApiLog : ProductLog;
+
+/** User Detail, API Logs / Product Logs: 50 per page, newest first. */
+export const userLogsQueryOptions = <K extends LogKind>(userId: number, kind: K, page: number) =>
+  queryOptions({
+    queryKey: ['users', userId, `${kind}-logs`, { page }],
+    queryFn: () => api.get<Paged<LogOf<K>>>(`/partner/users/${userId}/${kind}-logs`, { params: { page, per_page: 50 } }),
+    placeholderData: keepPreviousData,
+  });
+
+export function useUserLogs<K extends LogKind>(userId: number, kind: K, page: number) {
+  return useQuery(userLogsQueryOptions(userId, kind, page));
+}

@@ -1,0 +1,47 @@
+// User Detail, API Logs (#, Date, Services, Status Code, Amount) and Product Logs (#, Date,
+// Description, Status Code, Amount): 50 per page, 'x of y pages'; code 200 green, others red.
+import type { ColumnDef } from '@tanstack/react-table';
+import { Alert } from '@/components/ui/alert';
+import { DataTable, usePageParam } from '@/components/ui/data-table';
+import { errorMessage } from '@/lib/api-client';
+import { formatDate, formatRupees } from '@/lib/format';
+import { useUserLogs, type ApiLog, type LogKind, type ProductLog } from '../api/get-user-logs';
+
+const PAGE_SIZE = 50;
+type Row = ApiLog | ProductLog;
+
+function columnsFor(kind: LogKind, page: number): ColumnDef<Row>[] {
+  return [
+    { id: 'n', header: '#', cell: ({ row }) => (page - 1) * PAGE_SIZE + row.index + 1 },
+    { id: 'date', header: 'Date', cell: ({ row }) => formatDate(row.original.created_at) },
+    kind === 'api'
+      ? { id: 'services', header: 'Services', cell: ({ row }) => (row.original as ApiLog).service }
+      : { id: 'description', header: 'Description', cell: ({ row }) => (row.original as ProductLog).description },
+    {
+      id: 'status',
+      header: 'Status Code',
+      cell: ({ row }) => <span className={row.original.status_code === 200 ? 'credit' : 'debit'}>{row.original.status_code}</span>,
+    },
+    { id: 'amount', header: 'Amount', cell: ({ row }) => formatRupees(row.original.amount_paise) },
+  ];
+}
+
+export function UserLogsTable({ userId, kind }: { userId: number; kind: LogKind }) {
+  const [page] = usePageParam();
+  const q = useUserLogs(userId, kind, page);
+  return (
+    <>
+      {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}
+      <DataTable<Row>
+        columns={columnsFor(kind, page)}
+        data={q.data?.items ?? []}
+        pageCount={q.data?.pages ?? 1}
+        pageSize={PAGE_SIZE}
+        isLoading={q.isLoading}
+        emptyText="No logs available"
+        pagingLabel={(p, n) => `${p} of ${n} pages`}
+        getRowId={(r) => String(r.id)}
+      />
+    </>
+  );
+}
