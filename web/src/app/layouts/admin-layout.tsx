@@ -34,7 +34,8 @@ export function AdminLayout() {
     if (me.data.title) document.title = me.data.title;
   }, [me.data]);
 
-  const name = me.data?.title || me.data?.user_name || '';
+  // The page title's ' - Home' (the wizard's default) is for the tab, not for the brand.
+  const name = me.data?.title?.replace(/ - Home$/, '') || me.data?.user_name || '';
 
   return (
     <Shell
