@@ -57,3 +57,26 @@ test("a partner changes one API price of a user; only that row is sent", async (
   await expect(row.getByRole('spinbutton')).toHaveValue('');
   await page.screenshot({ path: 'test-results/partner-user-api-price.png' });
 });
+
+test('a partner adds a user manually and finds it first in User Accounts', async ({ page }) => {
+  await signInPartner(page);
+  await page.getByRole('link', { name: 'Add User Manually' }).click();
+  await expect(page).toHaveURL(/\/add-user-manually$/);
+  const email = `manual${Date.now().toString(36)}@example.in`;
+  await page.getByLabel('First name').fill('Meera');
+  await page.getByLabel('Last name').fill('Nair');
+  await page.getByLabel('Phone number').fill('98x');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(page.getByText('No special character & alphabets allowed in phone number.')).toBeVisible();
+  await page.getByLabel('Phone number').fill('9876501234');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('Meera-pass-1');
+  await page.getByRole('radio', { name: 'Full' }).check();
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(page.getByRole('dialog')).toContainText('Account created successfully');
+  await expect(page.getByRole('dialog')).toContainText('Mail has been sent to user for confirmation');
+  await page.screenshot({ path: 'test-results/add-user-manually.png', fullPage: true });
+  await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('link', { name: 'User Accounts' }).click();
+  await expect(page.getByText(email)).toBeVisible();
+});

@@ -19,6 +19,7 @@ const Dashboard = lazy(() => import('./routes/admin/dashboard'));
 const ResetPassword = lazy(() => import('./routes/admin/reset-password'));
 const SuperAdminLogin = lazy(() => import('./routes/superadmin/login'));
 const SaDashboard = lazy(() => import('./routes/superadmin/dashboard'));
+const AddUserManually = lazy(() => import('./routes/admin/add-user-manually'));
 const UserAccounts = lazy(() => import('./routes/admin/user-accounts'));
 const UserDetail = lazy(() => import('./routes/admin/user-detail'));
 const MyTransactions = lazy(() => import('./routes/admin/my-transactions'));
@@ -54,7 +55,7 @@ export const routes: RouteObject[] = [
           { path: paths.dashboard, element: el(Dashboard) },
           { path: paths.userAccounts, element: el(UserAccounts) },
           { path: paths.userDetail, element: el(UserDetail) },
-          { path: paths.addUserManually, element: titled('Add User Manually') },
+          { path: paths.addUserManually, element: el(AddUserManually) },
           { path: paths.resetPassword, element: el(ResetPassword) },
           { path: paths.userTransactions, element: titled('User Transactions') },
           { path: paths.myTransactions, element: el(MyTransactions) },
