@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { waitForLink } from './support/outbox';
+import { submitPartnerSignIn } from './support/sign-in';
 
 // A new partner from the sign-up form to its admin dashboard, through the real platform: the
 // verification mail is read from the outbox the worker writes to, the sub-domain is claimed by
@@ -34,12 +35,7 @@ test('a new partner signs up, verifies the e-mail, signs in, completes the wizar
   await expect(page.getByRole('dialog')).toContainText('Verify email !');
 
   // Signing in before the address is verified is refused.
-  await page.goto('/auth');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByLabel('Captcha', { exact: true }).fill('any');
-  await page.getByRole('checkbox', { name: /terms/i }).check();
-  await page.getByRole('button', { name: 'Login' }).click();
+  await submitPartnerSignIn(page, email, password);
   await expect(page.getByRole('alert')).toContainText('Error!');
   await expect(page).toHaveURL(/\/auth$/);
 
@@ -54,12 +50,7 @@ test('a new partner signs up, verifies the e-mail, signs in, completes the wizar
   await expect(page.getByText('Error Updating Status')).toBeVisible();
 
   // Sign-in with no sub-domain yet goes to the wizard's pricing step.
-  await page.goto('/auth');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByLabel('Captcha', { exact: true }).fill('any');
-  await page.getByRole('checkbox', { name: /terms/i }).check();
-  await page.getByRole('button', { name: 'Login' }).click();
+  await submitPartnerSignIn(page, email, password);
   await expect(page).toHaveURL(/\/complete-details$/);
   await expect(page.getByRole('button', { name: 'Buy now' }).first()).toBeVisible();
   await page.screenshot({ path: 'test-results/onboarding-2-pricing.png', fullPage: true });
@@ -132,11 +123,7 @@ test('a new partner signs up, verifies the e-mail, signs in, completes the wizar
   await page.getByRole('button', { name: 'Logout' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/auth$/);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByLabel('Captcha', { exact: true }).fill('any');
-  await page.getByRole('checkbox', { name: /terms/i }).check();
-  await page.getByRole('button', { name: 'Login' }).click();
+  await submitPartnerSignIn(page, email, password);
   await expect(page).toHaveURL(/\/dashboard$/);
 
   // The new partner's own site carries its title and colour.

@@ -22,13 +22,18 @@ export async function signInSuperAdmin(page: Page) {
   await expect(page).toHaveURL(/\/superadmin\/dashboard$/);
 }
 
-export async function signInPartner(page: Page) {
+/** Fills the partner sign-in form at /auth and presses Login; the caller checks the outcome. */
+export async function submitPartnerSignIn(page: Page, email: string, password: string) {
   await page.goto('/auth');
-  await page.getByLabel('Email').fill('demo@example.in');
-  await page.getByLabel('Password', { exact: true }).fill(demoPassword);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('Captcha', { exact: true }).fill('any');
   await page.getByRole('checkbox', { name: /terms/i }).check();
   await page.getByRole('button', { name: 'Login' }).click();
+}
+
+export async function signInPartner(page: Page) {
+  await submitPartnerSignIn(page, 'demo@example.in', demoPassword);
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
