@@ -5,6 +5,7 @@ import { Shell, type NavItem } from '@/components/layouts/shell';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { usePartnerMe } from '@/features/partner/api/get-me';
 import { WalletBalances } from '@/features/wallets/components/wallet-balances';
+import { brandName } from '@/lib/brand';
 import { applyFavicon, applyTheme } from '@/lib/theme';
 import { paths } from '../paths';
 
@@ -34,8 +35,7 @@ export function AdminLayout() {
     if (me.data.title) document.title = me.data.title;
   }, [me.data]);
 
-  // The page title's ' - Home' (the wizard's default) is for the tab, not for the brand.
-  const name = me.data?.title?.replace(/ - Home$/, '') || me.data?.user_name || '';
+  const name = brandName(me.data?.title) || me.data?.user_name || '';
 
   return (
     <Shell

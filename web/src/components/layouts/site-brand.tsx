@@ -1,12 +1,12 @@
 // The name or logo at the top of the public pages: the partner's on its sub-domain, the
 // platform's elsewhere.
 import { Link } from 'react-router';
-import { PLATFORM_NAME } from '@/lib/brand';
+import { PLATFORM_NAME, brandName } from '@/lib/brand';
 import { useSiteBranding } from '@/lib/site-branding';
 
 export function SiteBrand() {
   const { data } = useSiteBranding();
-  const name = data?.title.replace(/ - Home$/, '') || PLATFORM_NAME;
+  const name = brandName(data?.title) || PLATFORM_NAME;
   return (
     <Link to="/" className="brand-text" aria-label={name}>
       {data?.logo_url ? <img src={data.logo_url} alt={name} className="brand-logo" /> : name}
@@ -16,6 +16,5 @@ export function SiteBrand() {
 
 /** The name to print in running text (footer, copyright). */
 export function useSiteName(): string {
-  const { data } = useSiteBranding();
-  return data?.title.replace(/ - Home$/, '') || PLATFORM_NAME;
+  return brandName(useSiteBranding().data?.title) || PLATFORM_NAME;
 }
