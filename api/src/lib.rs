@@ -4,6 +4,7 @@
 pub mod auth;
 pub mod error;
 pub mod extract;
+pub mod gateway;
 pub mod openapi;
 pub mod ratelimit;
 pub mod routes;
@@ -25,13 +26,16 @@ pub struct AppState {
     pub limits: Arc<ratelimit::RateLimits>,
     /// Files: the local folder or S3, as `STORAGE` says.
     pub storage: domain::storage::Storage,
+    /// The metered gateway's charging task, upstream client and per-key limit.
+    pub gateway: gateway::Gateway,
 }
 
 impl AppState {
     pub fn new(pool: PgPool, config: Arc<Config>) -> Self {
         let storage = domain::storage::Storage::new(&config);
         let limits = Arc::new(ratelimit::RateLimits::from(&config.rate_limits));
-        Self { pool, config, limits, storage }
+        let gateway = gateway::Gateway::new(pool.clone(), &config);
+        Self { pool, config, limits, storage, gateway }
     }
 }
 

@@ -88,6 +88,8 @@ use crate::routes;
         routes::logs::product_logs,
         routes::logs::client_user_api_logs,
         routes::logs::client_user_product_logs,
+        routes::verify::offers,
+        routes::verify::call,
     ),
     // Schemas that only query parameters name are not collected from the paths.
     components(schemas(crate::error::ErrorBody, crate::error::ErrorDetail, domain::wallets::WalletKind))

@@ -9,6 +9,7 @@ pub mod bulk_update_prices;
 pub mod provision_subdomain;
 pub mod runner;
 pub mod send_mail;
+pub mod settle_pending;
 pub mod state;
 pub mod wallets;
 
@@ -23,6 +24,7 @@ pub use aggregate_ip_hits::AggregateIpHits;
 pub use bulk_update_prices::BulkUpdatePrices;
 pub use provision_subdomain::ProvisionSubdomain;
 pub use send_mail::SendMail;
+pub use settle_pending::SettlePending;
 
 /// What every handler may use.
 #[derive(Clone)]

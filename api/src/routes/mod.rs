@@ -16,6 +16,7 @@ pub mod public;
 pub mod transactions;
 pub mod uploads;
 pub mod users;
+pub mod verify;
 pub mod wallets;
 pub mod web;
 
@@ -39,7 +40,8 @@ pub fn api_router() -> Router<AppState> {
         .merge(uploads::router())
         .merge(wallets::router())
         .merge(users::router())
-        .merge(clients::router());
+        .merge(clients::router())
+        .merge(verify::router());
     Router::new()
         .merge(docs::router())
         .nest("/v1", v1)

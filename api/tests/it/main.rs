@@ -17,3 +17,5 @@ mod auth;
 mod auth_fixtures;
 mod onboarding;
 mod logs;
+mod gateway;
+mod gateway_support;
