@@ -17,6 +17,8 @@
 //! the key is a sandbox key or the partner is in Test api mode (`partners.sandbox_enabled`,
 //! the super admin's 'Test api'); otherwise it is *live*.
 
+pub mod hits;
+
 use std::net::IpAddr;
 
 use serde::Serialize;
@@ -66,7 +68,7 @@ pub fn well_formed(key: &str) -> bool {
     rest.is_some_and(|r| r.len() == 32 && r.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
-/// Checks 1 to 3.
+/// Check 1: the key, with what checks 2 to 5 need.
 #[tracing::instrument(skip_all)]
 pub async fn caller(conn: &mut PgConnection, key: &str, ip: IpAddr) -> Result<Caller> {
     let unauthorized = || Error::Unauthorized("Invalid or revoked API key".into());
@@ -91,7 +93,12 @@ pub async fn caller(conn: &mut PgConnection, key: &str, ip: IpAddr) -> Result<Ca
     .bind(ip.to_string())
     .fetch_optional(&mut *conn)
     .await?;
-    let c = caller.ok_or_else(unauthorized)?;
+    caller.ok_or_else(unauthorized)
+}
+
+/// Checks 2 and 3 on a known caller (apart from check 1, so that refused calls of a known user
+/// still count as IP hits).
+pub fn admit(c: &Caller) -> Result<()> {
     if !c.partner_active {
         return Err(Error::Forbidden("This account is inactive".into()));
     }
@@ -104,7 +111,7 @@ pub async fn caller(conn: &mut PgConnection, key: &str, ip: IpAddr) -> Result<Ca
     if c.server_security && !c.ip_listed {
         return Err(Error::Forbidden("This IP address is not allow-listed".into()));
     }
-    Ok(c)
+    Ok(())
 }
 
 /// What the gateway needs of a catalogue entry to call its upstream.

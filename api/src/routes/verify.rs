@@ -2,18 +2,18 @@
 //! The checks, in design.md's order, are `domain::gateway`; the money is
 //! `domain::wallets::charge` through this process's charging task (`crate::gateway`).
 
-use std::{net::SocketAddr, time::Instant};
+use std::time::Instant;
 
 use axum::{
     Router,
     body::Bytes,
-    extract::{ConnectInfo, State},
+    extract::State,
     http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
     routing::{get, post},
 };
 use domain::{
-    gateway::{self, Call, Caller, Offer},
+    gateway::{self, Call, Caller, Offer, hits::Hit},
     wallets::{
         self, Owner, WalletKind,
         charge::{CallLog, Charge, Outcome, Settle},
@@ -22,6 +22,7 @@ use domain::{
 
 use crate::{
     AppState,
+    client_ip::ClientIp,
     error::{ApiError, ApiResult},
     extract::{Json, Path},
 };
@@ -37,9 +38,10 @@ fn api_key(headers: &HeaderMap) -> &str {
 /// The services this API key may call, with the user's price and the required fields.
 #[utoipa::path(get, path = "/api/v1/verify", tag = "gateway", security(("api_key" = [])),
     responses((status = 200, body = Vec<Offer>), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn offers(State(state): State<AppState>, ConnectInfo(peer): ConnectInfo<SocketAddr>, headers: HeaderMap) -> ApiResult<Json<Vec<Offer>>> {
+pub async fn offers(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap) -> ApiResult<Json<Vec<Offer>>> {
     let mut conn = state.pool.acquire().await?;
-    let caller = gateway::caller(&mut conn, api_key(&headers), peer.ip()).await?;
+    let caller = gateway::caller(&mut conn, api_key(&headers), ip).await?;
+    gateway::admit(&caller)?;
     Ok(Json(gateway::offers(&mut conn, &caller).await?))
 }
 
@@ -57,21 +59,23 @@ pub async fn offers(State(state): State<AppState>, ConnectInfo(peer): ConnectInf
         (status = 502, body = crate::error::ErrorBody), (status = 504, body = crate::error::ErrorBody)))]
 pub async fn call(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientIp(ip): ClientIp,
     Path(service): Path<String>,
     headers: HeaderMap,
     body: Bytes,
 ) -> ApiResult<Response> {
     let started = Instant::now();
-    let ip = peer.ip();
     let (caller, call, input) = {
         let mut conn = state.pool.acquire().await?;
         let caller = gateway::caller(&mut conn, api_key(&headers), ip).await?;
+        // Every call of a known key counts, refused or not.
+        state.gateway.count_hit(Hit { partner_id: caller.partner_id, user_id: caller.user_id, ip, at: chrono::Utc::now() });
+        gateway::admit(&caller)?;
         let input = parse_input(&body)?;
         let call = gateway::authorize(&mut conn, &caller, &service, &input).await?;
         (caller, call, input)
     };
-    if let Err(wait) = state.gateway.check_rate(caller.key_id) {
+    if let Err(wait) = state.gateway.check_rate(caller.key_id).await {
         return Ok(too_many(wait));
     }
     let charge = charge_of(&state, &caller, &call).await?;

@@ -288,11 +288,21 @@ async fn gateway_200_concurrent_calls_through_two_instances_charge_exactly_what_
     gs::audit(&app).await;
 }
 
-#[tokio::test]
-async fn gateway_forged_forwarded_for_is_refused_by_the_allow_list() {
-    let app = TestApp::spawn().await;
-    let up = Upstream::start().await;
-    let s = gs::live(&app, "acme", &up.base, "pan_check", 100, 1_000, 1_000).await;
+async fn call_from(app: &TestApp, key: &str, forwarded_for: &str) -> u16 {
+    app.client
+        .post(app.url("/api/v1/verify/pan_check"))
+        .header("x-api-key", key)
+        .header("x-forwarded-for", forwarded_for)
+        .json(&json!({"id_number": "X"}))
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+async fn allow_listed(app: &TestApp, up: &Upstream) -> gs::Setup {
+    let s = gs::live(app, "acme", &up.base, "pan_check", 100, 1_000, 1_000).await;
     sqlx::query("UPDATE partners SET server_security = true WHERE id = $1").bind(s.partner_id).execute(&app.db.pool).await.unwrap();
     sqlx::query("INSERT INTO ip_whitelist (partner_id, user_id, ip, comments) VALUES ($1, $2, '198.51.100.7', 'office')")
         .bind(s.partner_id)
@@ -300,24 +310,24 @@ async fn gateway_forged_forwarded_for_is_refused_by_the_allow_list() {
         .execute(&app.db.pool)
         .await
         .unwrap();
-    let res = app
-        .client
-        .post(app.url("/api/v1/verify/pan_check"))
-        .header("x-api-key", &s.key)
-        .header("x-forwarded-for", "198.51.100.7")
-        .json(&json!({"id_number": "X"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 403, "a header the client wrote is not its address");
-    sqlx::query("INSERT INTO ip_whitelist (partner_id, user_id, ip, comments) VALUES ($1, $2, '127.0.0.1', 'here')")
-        .bind(s.partner_id)
-        .bind(s.user_id)
-        .execute(&app.db.pool)
-        .await
-        .unwrap();
-    let (st, _, _) = gs::verify(&app, &app.base, &s.key, "pan_check", &json!({"id_number": "X"})).await;
-    assert_eq!(st, 200, "the real peer is allow-listed");
+    s
+}
+
+#[tokio::test]
+async fn gateway_forged_forwarded_for_is_refused_by_the_allow_list() {
+    // Behind a trusted proxy (the tests' loopback): the client wrote the allow-listed address,
+    // the proxy appended the one it saw. Only the proxy's hop counts.
+    let app = TestApp::spawn().await;
+    let up = Upstream::start().await;
+    let s = allow_listed(&app, &up).await;
+    assert_eq!(call_from(&app, &s.key, "198.51.100.7, 203.0.113.9").await, 403);
+    assert_eq!(call_from(&app, &s.key, "203.0.113.9, 198.51.100.7").await, 200, "the proxy saw the allow-listed address");
+
+    // No trusted proxy: the header is the client's own words and is ignored.
+    let direct = TestApp::spawn_with(|c| c.trusted_proxies = vec![]).await;
+    let s = allow_listed(&direct, &up).await;
+    assert_eq!(call_from(&direct, &s.key, "198.51.100.7").await, 403);
+    assert_eq!(count(&direct, "SELECT count(*) FROM wallet_entries WHERE reason = 'api_call'").await, 0);
 }
 
 #[tokio::test]

@@ -21,6 +21,9 @@ use tokio::sync::oneshot;
 
 use crate::{common::TestApp, fixtures};
 
+/// The last request the upstream got: URI, body, and its `x-consent-id` header.
+pub type LastRequest = Arc<std::sync::Mutex<Option<(String, String, Option<String>)>>>;
+
 pub const OK: u8 = 0;
 pub const FAIL_500: u8 = 1;
 pub const HANG: u8 = 2;
@@ -32,7 +35,7 @@ pub struct Upstream {
     pub base: String,
     pub mode: Arc<AtomicU8>,
     pub hits: Arc<AtomicUsize>,
-    pub last: Arc<std::sync::Mutex<Option<(String, String, Option<String>)>>>,
+    pub last: LastRequest,
     _stop: Arc<oneshot::Sender<()>>,
 }
 
@@ -40,7 +43,7 @@ pub struct Upstream {
 struct UpState {
     mode: Arc<AtomicU8>,
     hits: Arc<AtomicUsize>,
-    last: Arc<std::sync::Mutex<Option<(String, String, Option<String>)>>>,
+    last: LastRequest,
 }
 
 async fn answer(State(s): State<UpState>, req: axum::extract::Request) -> axum::response::Response {

@@ -20,3 +20,5 @@ mod onboarding;
 mod logs;
 mod gateway;
 mod gateway_support;
+mod gateway_crash;
+mod gateway_hits;

@@ -134,6 +134,33 @@ pub fn reference(transaction_id: i64) -> String {
 }
 
 #[derive(sqlx::FromRow)]
+struct Locked {
+    id: i64,
+    balance_paise: i64,
+    low_balance_threshold_paise: Option<i64>,
+    low_balance_alerted: bool,
+    partner_id: i64,
+    user_id: Option<i64>,
+    kind: String,
+}
+
+/// The columns of the new transactions, one vector each, for `UNNEST`.
+#[derive(Default)]
+struct NewTxns<'a> {
+    id: Vec<i64>,
+    partner: Vec<i64>,
+    user: Vec<i64>,
+    api: Vec<i64>,
+    service: Vec<&'a str>,
+    pid: Vec<&'a str>,
+    mode: Vec<&'a str>,
+    amount: Vec<i64>,
+    user_amount: Vec<i64>,
+    remaining: Vec<i64>,
+    partner_remaining: Vec<i64>,
+}
+
+#[derive(sqlx::FromRow)]
 struct SettledRow {
     id: i64,
     partner_id: i64,
@@ -228,15 +255,24 @@ pub async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Appl
     wallet_ids.dedup();
     let mut wallets: HashMap<i64, WalletState> = HashMap::new();
     if !wallet_ids.is_empty() {
-        let rows: Vec<(i64, i64, Option<i64>, bool, i64, Option<i64>, String)> = sqlx::query_as(
+        let rows: Vec<Locked> = sqlx::query_as(
             "SELECT id, balance_paise, low_balance_threshold_paise, low_balance_alerted, partner_id, user_id, kind
                FROM wallets WHERE id = ANY($1) ORDER BY id FOR UPDATE",
         )
         .bind(&wallet_ids)
         .fetch_all(&mut *conn)
         .await?;
-        for (id, balance, threshold, alerted, partner_id, user_id, kind) in rows {
-            wallets.insert(id, WalletState { balance, threshold, alerted, partner_id, user_id, kind, touched: false });
+        for w in rows {
+            let state = WalletState {
+                balance: w.balance_paise,
+                threshold: w.low_balance_threshold_paise,
+                alerted: w.low_balance_alerted,
+                partner_id: w.partner_id,
+                user_id: w.user_id,
+                kind: w.kind,
+                touched: false,
+            };
+            wallets.insert(w.id, state);
         }
     }
 
@@ -302,20 +338,20 @@ pub async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Appl
 
     // 4. Set-based writes.
     if !txns.is_empty() {
-        let mut cols: (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<&str>, Vec<&str>, Vec<&str>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>) = Default::default();
+        let mut t = NewTxns::default();
         for (i, id, user_rem, partner_rem) in &txns {
-            let Item::Charge(c) = &items[*i] else { unreachable!() };
-            cols.0.push(*id);
-            cols.1.push(c.partner_id);
-            cols.2.push(c.user_id);
-            cols.3.push(c.api_id);
-            cols.4.push(&c.service);
-            cols.5.push(&c.pid);
-            cols.6.push(c.mode);
-            cols.7.push(c.amount_paise);
-            cols.8.push(c.user_amount_paise);
-            cols.9.push(*user_rem);
-            cols.10.push(*partner_rem);
+            let Item::Charge(c) = &items[*i] else { unreachable!("only charges get transaction ids") };
+            t.id.push(*id);
+            t.partner.push(c.partner_id);
+            t.user.push(c.user_id);
+            t.api.push(c.api_id);
+            t.service.push(&c.service);
+            t.pid.push(&c.pid);
+            t.mode.push(c.mode);
+            t.amount.push(c.amount_paise);
+            t.user_amount.push(c.user_amount_paise);
+            t.remaining.push(*user_rem);
+            t.partner_remaining.push(*partner_rem);
         }
         sqlx::query(
             "INSERT INTO api_transactions (id, partner_id, user_id, api_id, service, pid, mode, amount_paise, user_amount_paise,
@@ -324,17 +360,17 @@ pub async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Appl
              SELECT * FROM UNNEST($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[],
                                   $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[])",
         )
-        .bind(&cols.0)
-        .bind(&cols.1)
-        .bind(&cols.2)
-        .bind(&cols.3)
-        .bind(&cols.4)
-        .bind(&cols.5)
-        .bind(&cols.6)
-        .bind(&cols.7)
-        .bind(&cols.8)
-        .bind(&cols.9)
-        .bind(&cols.10)
+        .bind(&t.id)
+        .bind(&t.partner)
+        .bind(&t.user)
+        .bind(&t.api)
+        .bind(&t.service)
+        .bind(&t.pid)
+        .bind(&t.mode)
+        .bind(&t.amount)
+        .bind(&t.user_amount)
+        .bind(&t.remaining)
+        .bind(&t.partner_remaining)
         .execute(&mut *conn)
         .await?;
     }
