@@ -21,6 +21,7 @@ pub mod plan_cards;
 pub mod plans;
 pub mod pricing;
 pub mod seed;
+pub mod sessions;
 pub mod storage;
 pub mod subdomains;
 pub mod superadmins;

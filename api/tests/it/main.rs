@@ -16,5 +16,6 @@ mod users;
 mod auth;
 mod auth_fixtures;
 mod client_ip;
+mod sessions;
 mod onboarding;
 mod logs;
