@@ -11,6 +11,7 @@ pub mod contact;
 pub mod crypto;
 pub mod db;
 pub mod error;
+pub mod job_owners;
 pub mod logs;
 pub mod mail;
 pub mod onboarding;
