@@ -27,7 +27,9 @@ pub struct AppState {
     pub limits: Arc<ratelimit::RateLimits>,
     /// Files: the local folder or S3, as `STORAGE` says.
     pub storage: domain::storage::Storage,
-    /// The metered gateway's charging task, upstream client and per-key limit.
+    /// Sessions recently found live (`auth`), so hot paths do not read them per request.
+    pub sessions: Arc<auth::SessionCache>,
+    /// The metered gateway's charging task, upstream client, per-key limit and IP-hit counter.
     pub gateway: gateway::Gateway,
 }
 
@@ -36,7 +38,7 @@ impl AppState {
         let storage = domain::storage::Storage::new(&config);
         let limits = Arc::new(ratelimit::RateLimits::from(&config.rate_limits));
         let gateway = gateway::Gateway::new(pool.clone(), &config);
-        Self { pool, config, limits, storage, gateway }
+        Self { pool, config, limits, storage, sessions: Default::default(), gateway }
     }
 }
 
