@@ -16,5 +16,8 @@ mod users;
 mod auth;
 mod auth_fixtures;
 mod client_ip;
+mod jobs;
+mod sessions;
+mod sign_in_attempts;
 mod onboarding;
 mod logs;
