@@ -47,6 +47,7 @@ pub fn config(database_url: &str) -> Config {
         upstream_timeout: Duration::from_secs(5),
         ip_hits_schedule: "0 * * * * *".into(),
         rate_limits: Default::default(),
+        partner_smtp_allow_private: false,
     }
 }
 

@@ -17,3 +17,5 @@ mod auth;
 mod auth_fixtures;
 mod onboarding;
 mod logs;
+mod partner_smtp;
+mod email_addresses;
