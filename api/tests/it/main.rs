@@ -15,6 +15,7 @@ mod wallets;
 mod users;
 mod auth;
 mod auth_fixtures;
+mod client_ip;
 mod onboarding;
 mod logs;
 mod partner_smtp;
