@@ -182,15 +182,12 @@ pub struct Config {
     pub ip_hits_schedule: String,
     /// Per-IP requests per minute on the routes people could hammer.
     pub rate_limits: RateLimitConfig,
-<<<<<<< HEAD
     /// Lets partners' SMTP hosts resolve to loopback, private, link-local or metadata
     /// addresses (`PARTNER_SMTP_ALLOW_PRIVATE`, default false): only for a lab or tests.
     pub partner_smtp_allow_private: bool,
-=======
     /// Reverse proxies whose `X-Forwarded-For` is believed (`TRUSTED_PROXIES`); empty: none,
     /// the TCP peer is the client.
     pub trusted_proxies: Vec<ipnet::IpNet>,
->>>>>>> main
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -326,11 +323,8 @@ impl Config {
                     captcha: per_minute("RATE_LIMIT_CAPTCHA", d.captcha)?,
                 }
             },
-<<<<<<< HEAD
             partner_smtp_allow_private: parsed("PARTNER_SMTP_ALLOW_PRIVATE", false)?,
-=======
             trusted_proxies: trusted_proxies(raw("TRUSTED_PROXIES").as_deref().unwrap_or(""))?,
->>>>>>> main
         })
     }
 
