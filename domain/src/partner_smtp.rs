@@ -72,7 +72,7 @@ impl SmtpForm {
         let sender = from.parse::<lettre::message::Mailbox>().ok();
         v.check(
             from.is_empty()
-                || (crate::email_address::is_plain_line(from) && sender.is_some_and(|mb| crate::email_address::is_valid(&mb.email.to_string()))),
+                || (crate::email_address::is_plain_line(from) && sender.is_some_and(|mb| crate::email_address::is_valid(mb.email.as_ref()))),
             "from",
             "From must be an email address",
         );
@@ -241,10 +241,10 @@ pub async fn pin(host: &str, port: u16, allow_private: bool) -> anyhow::Result<s
     let addrs = crate::public_addr::resolve(host, port, SEND_LOOKUP)
         .await
         .ok_or_else(|| anyhow::anyhow!("the SMTP host {host} could not be resolved"))?;
-    if !allow_private {
-        if let Some(ip) = crate::public_addr::first_non_public(&addrs) {
-            anyhow::bail!("the SMTP host {host} resolves to {ip}, a local or private address: refused");
-        }
+    if let Some(ip) = crate::public_addr::first_non_public(&addrs)
+        && !allow_private
+    {
+        anyhow::bail!("the SMTP host {host} resolves to {ip}, a local or private address: refused");
     }
     Ok(addrs[0].ip())
 }

@@ -80,7 +80,7 @@ async fn the_worker_checks_the_host_again_before_connecting() {
     let smtp = testkit::SmtpServer::start().await;
     let secrets = SecretBox::new(&app.config.encryption_key);
     let form = SmtpForm::parse("localhost", Some(smtp.port.into()), "mailer", "sup3r-secret-pw", "no-reply@acme.test", "Acme", Some(false), Some(true)).unwrap();
-    partner_smtp::save(&mut *app.db.pool.acquire().await.unwrap(), &secrets, p.id, &form).await.unwrap();
+    partner_smtp::save(&mut app.db.pool.acquire().await.unwrap(), &secrets, p.id, &form).await.unwrap();
 
     let mail = domain::mail::Email::new("enduser@example.in", "Welcome", "Hello");
     let mail_job = jobs::enqueue_now(&app.db.pool, &jobs::SendMail::for_partner(mail, p.id)).await.unwrap();
