@@ -293,6 +293,8 @@ pub async fn test_smtp(auth: PartnerAuth, State(state): State<AppState>) -> ApiR
         return Err(ApiError::field("host", "Save the SMTP settings first"));
     }
     let job_id = jobs::enqueue(&mut tx, &jobs::SmtpTest { partner_id: auth.partner_id }).await?;
+    // The partner polls this job: it must be able to see it, and only it.
+    domain::job_owners::record(&mut tx, &job_id, auth.partner_id).await?;
     tx.commit().await?;
     Ok((StatusCode::ACCEPTED, Json(SmtpTestQueued { job_id })))
 }

@@ -116,6 +116,9 @@ async fn a_failed_test_mail_reports_a_readable_error_without_the_password() {
     let state = app.wait_for_job(b["job_id"].as_str().unwrap(), "failed", Duration::from_secs(20)).await;
     worker.stop().await;
     assert_eq!((state["kind"].as_str(), state["attempts"].as_i64()), (Some("smtp_test"), Some(1)), "{state}");
+    // The partner that asked sees its job's outcome too.
+    let (s, mine) = app.get(&format!("/api/v1/jobs/{}", b["job_id"].as_str().unwrap()), Some(&p.token)).await;
+    assert_eq!((s, mine["status"].as_str()), (200, Some("failed")), "{mine}");
     let err = state["last_error"].as_str().unwrap();
     assert!(!err.is_empty() && !err.contains("sup3r-secret-pw"), "{state}");
     // No partner session: 401.
