@@ -21,6 +21,8 @@ mod sessions;
 mod sign_in_attempts;
 mod onboarding;
 mod logs;
+mod partner_smtp;
+mod email_addresses;
 mod gateway;
 mod gateway_support;
 mod gateway_crash;
