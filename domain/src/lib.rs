@@ -1,6 +1,7 @@
 //! The shared library of the platform: configuration, the Postgres pool, and per feature the
 //! models and SQL (money, pricing, the wallet ledger, storage, mail, secrets).
 
+pub mod api_keys;
 pub mod audit;
 pub mod branding;
 pub mod captcha;
@@ -11,6 +12,8 @@ pub mod contact;
 pub mod crypto;
 pub mod db;
 pub mod error;
+pub mod ip_access;
+pub mod ip_hits;
 pub mod logs;
 pub mod mail;
 pub mod onboarding;
@@ -21,6 +24,7 @@ pub mod plan_cards;
 pub mod plans;
 pub mod pricing;
 pub mod seed;
+pub mod settings;
 pub mod storage;
 pub mod subdomains;
 pub mod superadmins;
@@ -28,6 +32,7 @@ pub mod tenancy;
 pub mod tokens;
 pub mod transactions;
 pub mod users;
+pub mod visibility;
 pub mod wallets;
 
 pub use error::{Error, Result};
