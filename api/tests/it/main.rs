@@ -17,3 +17,4 @@ mod auth;
 mod auth_fixtures;
 mod onboarding;
 mod logs;
+mod api_keys; mod visibility; mod settings; mod ip_access; mod ip_hits;
