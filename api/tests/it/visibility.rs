@@ -35,7 +35,7 @@ async fn each_scope_sets_what_it_names_and_reads_it_back() {
         let (_, again) = app.get(&path, Some(&p.token)).await;
         assert_eq!(again, b);
         let (_, b) = patch(&app, &path, &json!({"apis": {"pan_verify": true}, "categories": {"IDENTITY": true}}), &p.token).await;
-        assert_eq!(b, json!({"apis": {"pan_verify": true, "gst_verify": true}, "categories": {"IDENTITY": true}}));
+        assert_eq!(b, json!({"apis": {"pan_verify": true, "gst_verify": true}, "categories": {"Identity": true}}), "stored in the catalogue's spelling");
     }
     let admin = app.superadmin_token();
     let path = format!("/api/v1/superadmin/clients/{}/visibility", p.id);
