@@ -144,3 +144,27 @@ async fn another_partner_sees_none_of_it() {
     let (_, list) = app.get(&keys(ua), Some(&a.token)).await;
     assert_eq!(list[0]["status"], "active");
 }
+
+#[tokio::test]
+async fn the_new_paths_are_in_the_openapi_document() {
+    let app = TestApp::spawn().await;
+    let (_, doc) = app.get("/api/openapi.json", None).await;
+    for path in [
+        "/api/v1/partner/users/{id}/api-keys",
+        "/api/v1/partner/users/{id}/api-keys/{key_id}",
+        "/api/v1/partner/visibility",
+        "/api/v1/partner/users/{id}/visibility",
+        "/api/v1/superadmin/clients/{id}/visibility",
+        "/api/v1/partner/settings",
+        "/api/v1/superadmin/clients/{id}/settings",
+        "/api/v1/partner/ip-whitelist",
+        "/api/v1/partner/ip-whitelist/{id}",
+        "/api/v1/partner/users/{id}/ip-whitelist",
+        "/api/v1/partner/blocked-ips",
+        "/api/v1/partner/blocked-ips/{id}",
+        "/api/v1/partner/ip-hits",
+        "/api/v1/partner/users/{id}/ip-hits",
+    ] {
+        assert!(doc["paths"][path].is_object(), "{path} missing from the OpenAPI document");
+    }
+}
