@@ -23,3 +23,4 @@ mod onboarding;
 mod logs;
 mod partner_smtp;
 mod email_addresses;
+mod upload_content;
