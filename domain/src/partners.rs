@@ -8,7 +8,6 @@ use sqlx::PgConnection;
 use crate::{
     Error, Result,
     audit::{self, Actor},
-    contact::is_email,
     crypto,
     error::Violations,
     wallets::{self, Owner, WalletKind},
@@ -84,7 +83,7 @@ impl SignupForm {
         v.check(last_name.chars().count() <= 100, "last_name", "Last name is too long");
         v.check(is_plain_text(last_name), "last_name", "Last name contains invalid characters");
         v.check(!email.is_empty(), "email", "Email is required");
-        v.check(email.is_empty() || is_email(&email), "email", "Please enter a valid email");
+        v.check(email.is_empty() || crate::email_address::is_valid(&email), "email", crate::email_address::INVALID);
         v.check(!phone_number.is_empty(), "phone_number", "Phone number is required");
         v.check(phone_number.is_empty() || is_phone(phone_number), "phone_number", "Please enter a valid phone number");
         v.check(!user_name.is_empty(), "user_name", "User name is required");

@@ -95,7 +95,7 @@ impl NewUser {
         v.check(last_name.is_empty() || letters_and_spaces(last_name), "last_name", "No special character & numbers allowed in last name");
         v.check(first_name.len() <= 100 && last_name.len() <= 100, "first_name", "Name is too long");
         v.check(!email.is_empty(), "email", "Email is required");
-        v.check(email.is_empty() || crate::contact::is_email(&email), "email", "Please enter a valid email");
+        v.check(email.is_empty() || crate::email_address::is_valid(&email), "email", crate::email_address::INVALID);
         v.check(!phone_number.is_empty(), "phone_number", "Phone number is required");
         v.check(
             phone_number.is_empty() || phone_number.chars().all(|c| c.is_ascii_digit()),

@@ -305,6 +305,7 @@ pub async fn forgot_password(
 ) -> ApiResult<(StatusCode, Json<Message>)> {
     let mut v = domain::error::Violations::new();
     v.check(!req.email.trim().is_empty(), "email", "Email is required");
+    v.check(req.email.trim().is_empty() || domain::email_address::is_valid(req.email.trim()), "email", domain::email_address::INVALID);
     v.check(!req.user_name.trim().is_empty(), "user_name", "Username is required");
     v.check(req.email.len() <= 254 && req.user_name.len() <= 100, "email", "Email or username is too long");
     v.into_result()?;
