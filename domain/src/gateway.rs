@@ -87,7 +87,7 @@ pub async fn caller(conn: &mut PgConnection, key: &str, ip: IpAddr) -> Result<Ca
            FROM api_keys k
            JOIN end_users u ON u.id = k.user_id AND u.partner_id = k.partner_id
            JOIN partners p ON p.id = k.partner_id
-          WHERE k.key_hash = $1 AND k.revoked_at IS NULL",
+          WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())",
     )
     .bind(key_hash(key).as_slice())
     .bind(ip.to_string())

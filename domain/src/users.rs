@@ -117,9 +117,10 @@ impl NewUser {
     }
 }
 
-/// Creates the user and its two wallets in the caller's transaction.
-pub async fn create(conn: &mut PgConnection, partner_id: i64, u: &NewUser) -> Result<i64> {
-    let hash = crate::crypto::hash_password(&u.password)?;
+/// Creates the user and its two wallets in the caller's transaction. `password_hash` is
+/// `crypto::hash_password_pooled(&u.password)`, computed before that transaction began.
+pub async fn create(conn: &mut PgConnection, partner_id: i64, u: &NewUser, password_hash: &str) -> Result<i64> {
+    let hash = password_hash;
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO end_users (partner_id, first_name, last_name, email, phone_number, password_hash, full_access)
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",

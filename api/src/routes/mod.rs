@@ -1,5 +1,6 @@
 //! One module per feature, each with its own `router()`.
 
+pub mod api_keys;
 pub mod auth;
 pub mod branding;
 pub mod catalogue;
@@ -7,16 +8,20 @@ pub mod clients;
 pub mod docs;
 pub mod files;
 pub mod health;
+pub mod ip_access;
+pub mod ip_hits;
 pub mod jobs;
 pub mod logs;
 pub mod onboarding;
 pub mod plans;
 pub mod pricing;
 pub mod public;
+pub mod settings;
 pub mod transactions;
 pub mod uploads;
 pub mod users;
 pub mod verify;
+pub mod visibility;
 pub mod wallets;
 pub mod web;
 
@@ -41,6 +46,7 @@ pub fn api_router() -> Router<AppState> {
         .merge(wallets::router())
         .merge(users::router())
         .merge(clients::router())
+        .merge(api_keys::router()).merge(visibility::router()).merge(settings::router()).merge(ip_access::router()).merge(ip_hits::router())
         .merge(verify::router());
     Router::new()
         .merge(docs::router())
