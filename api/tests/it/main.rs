@@ -24,3 +24,4 @@ mod logs;
 mod partner_smtp;
 mod email_addresses;
 mod upload_content;
+mod security_headers;
