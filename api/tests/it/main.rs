@@ -24,6 +24,7 @@ mod logs;
 mod partner_smtp;
 mod email_addresses;
 mod upload_content;
+mod security_headers;
 mod api_keys; mod visibility; mod settings; mod ip_access; mod ip_hits;
 mod gateway;
 mod gateway_support;
