@@ -3,6 +3,7 @@
 
 use std::process::ExitCode;
 
+mod gateway;
 mod signin;
 
 /// Every benchmark: its name on the command line, what it measures, and its entry point.
@@ -10,6 +11,7 @@ type Entry = (&'static str, &'static str, fn(Vec<String>) -> anyhow::Result<()>)
 
 const BENCHMARKS: &[Entry] = &[
     ("signin", "concurrent sign-ins: their latency, /healthz during the burst, resets (argon2 pool vs async threads)", signin::run),
+    ("gateway", "live metered calls/s (1 hot user; 50 partners x 20 users; with and without Redis), latency overhead, Postgres-alone reference, ledger audit", gateway::run),
 ];
 
 fn main() -> ExitCode {

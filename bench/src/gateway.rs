@@ -1,0 +1,466 @@
+//! `gateway`: metered calls per second through the real gateway (live keys: both wallets
+//! charged in grouped transactions, then an upstream call), against a fake upstream (axum on
+//! loopback answering 200 JSON) and a throw-away database made for the run and dropped at its
+//! end. In one run it prints:
+//!
+//! 1. calls/s with 64 concurrent clients, (a) one partner with one hot user, (b) 50 partners x
+//!    20 users, each with and without Redis (`BENCH_REDIS_URL`, default DB 11 of
+//!    redis://127.0.0.1:6379; only that DB is flushed);
+//! 2. p50/p99 of a metered call beside a direct call to the fake upstream, paced at half the
+//!    rate of (a), and the overhead;
+//! 3. the Postgres-alone reference: one charge per transaction on one hot wallet (UPDATE with a
+//!    balance guard + entry INSERT), 64 connections, same duration;
+//! 4. a ledger audit (balances = sum of entries, none negative, 2xx answers = `success`
+//!    transactions, failed calls = `refunded` ones with their refund entries): PASS or FAIL,
+//!    and a non-zero exit on FAIL.
+//!
+//! `cargo run -p bench --release -- gateway [SECONDS]` (10 s per measurement by default; needs
+//! Postgres at `TEST_DATABASE_URL` and Redis).
+
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use anyhow::{Context, bail};
+use domain::{
+    audit::Actor,
+    wallets::{self, EntryType, Movement, Owner, Reason, WalletKind},
+};
+use sqlx::{Connection, Executor, PgPool};
+
+const CLIENTS: usize = 64;
+const SERVICE: &str = "bench_check";
+const PRICE: i64 = 100;
+/// Enough for every call any phase can make, so no call is refused for money.
+const FUNDS: i64 = 1_000_000_000_000;
+
+struct Platform {
+    /// The api without Redis, and the api with it: both on the same database.
+    plain: String,
+    redis: String,
+    upstream: String,
+    hot_key: String,
+    spread_keys: Vec<String>,
+}
+
+#[derive(Default)]
+struct Load {
+    ok: u64,
+    /// Answered with an error and a transaction id: charged, then refunded.
+    refunded: u64,
+    /// Any other error or no answer at all.
+    other: u64,
+    wall: Duration,
+}
+
+impl Load {
+    fn rate(&self) -> f64 {
+        self.ok as f64 / self.wall.as_secs_f64()
+    }
+}
+
+pub fn run(args: Vec<String>) -> anyhow::Result<()> {
+    let secs: u64 = args.first().map(|a| a.parse()).transpose().context("SECONDS must be a number")?.unwrap_or(10);
+    let duration = Duration::from_secs(secs);
+    let redis_url = std::env::var("BENCH_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379/11".into());
+    let cores = std::thread::available_parallelism().map_or(2, |c| c.get());
+
+    let upstream = start_upstream()?;
+    // The server has a worker thread per core, as `api serve` has.
+    let server_rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let client = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+
+    client.block_on(flush_redis(&redis_url))?;
+    let db = server_rt.block_on(testkit::TestDb::new());
+    let (db_url, db_name) = (db.url.clone(), db.name.clone());
+    // Everything that uses the database's pools runs on the runtime that opened them.
+    let result = (|| -> anyhow::Result<bool> {
+        let reference = server_rt.block_on(postgres_reference(&db.pool, &db_url, duration))?;
+        let (p, stop) = server_rt.block_on(start_platform(&db, &upstream, &redis_url))?;
+        let cases = [("(a) 1 partner, 1 hot user", false), ("(a) 1 partner, 1 hot user", true), ("(b) 50 partners x 20 users", false), ("(b) 50 partners x 20 users", true)];
+        let mut loads = vec![];
+        for (name, with_redis) in cases {
+            let base = if with_redis { &p.redis } else { &p.plain };
+            let keys = if name.starts_with("(a)") { vec![p.hot_key.clone()] } else { p.spread_keys.clone() };
+            let l = client.block_on(closed_loop(base, keys, duration))?;
+            eprintln!("  {name}, redis {with_redis}: {:.0} calls/s", l.rate());
+            loads.push((name, with_redis, l));
+        }
+        let a_rate = loads[0].2.rate().max(loads[1].2.rate());
+        let paced = (a_rate / 2.0).max(10.0);
+        let lat_secs = duration.min(Duration::from_secs(5));
+        let (metered, m_load) = client.block_on(paced_latency(&format!("{}/api/v1/verify/{SERVICE}", p.plain), Some(&p.hot_key), paced, lat_secs))?;
+        let (direct, _) = client.block_on(paced_latency(&format!("{}/v1/{SERVICE}", p.upstream), None, paced, lat_secs))?;
+        let _ = stop.send(());
+        // Let the charger answer what is in flight before the books are read.
+        std::thread::sleep(Duration::from_millis(500));
+
+        println!("\ngateway: live metered calls, {CLIENTS} concurrent clients, {secs} s each, {cores} cores (server, clients, upstream and Postgres on one machine)\n");
+        println!("{:<30} {:>6} {:>12} {:>9} {:>9} {:>10}", "case", "redis", "calls/s", "refunded", "other", "x PG-alone");
+        for (name, with_redis, l) in &loads {
+            println!("{:<30} {:>6} {:>12.0} {:>9} {:>9} {:>10.2}", name, if *with_redis { "yes" } else { "no" }, l.rate(), l.refunded, l.other, l.rate() / reference.rate());
+        }
+        println!("{:<30} {:>6} {:>12.0} {:>9} {:>9} {:>10}", "Postgres alone: 1 charge/txn", "-", reference.rate(), "-", reference.other, "1.00");
+        println!("\nlatency at {paced:.0} calls/s (half of (a)), {} s each:", lat_secs.as_secs());
+        println!("{:<30} {:>10} {:>10}", "", "p50", "p99");
+        println!("{:<30} {:>10} {:>10}", "metered call (no Redis)", ms(pct(&metered, 50)), ms(pct(&metered, 99)));
+        println!("{:<30} {:>10} {:>10}", "direct call to the upstream", ms(pct(&direct, 50)), ms(pct(&direct, 99)));
+        println!("{:<30} {:>10} {:>10}", "overhead", ms_diff(pct(&metered, 50), pct(&direct, 50)), ms_diff(pct(&metered, 99), pct(&direct, 99)));
+        println!("floor 1,000 calls/s in (a): {}", if a_rate >= 1_000.0 { "met" } else { "NOT met" });
+
+        let ok = loads.iter().map(|l| l.2.ok).sum::<u64>() + m_load.ok;
+        let refunded = loads.iter().map(|l| l.2.refunded).sum::<u64>() + m_load.refunded;
+        let pass = server_rt.block_on(audit(&db.pool, ok, refunded, reference.ok))?;
+        Ok(pass)
+    })();
+    drop(db);
+    let dropped = client.block_on(drop_database(&db_name));
+    let flushed = client.block_on(flush_redis(&redis_url));
+    let pass = result?;
+    dropped?;
+    flushed?;
+    if !pass {
+        bail!("the ledger audit failed");
+    }
+    Ok(())
+}
+
+/// A fake provider: 200 with a small JSON body, whatever the request. It has a runtime and a
+/// thread of its own, as a provider elsewhere would, and lives as long as the process.
+fn start_upstream() -> anyhow::Result<String> {
+    let (tx, rx) = std::sync::mpsc::channel::<std::io::Result<String>>();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("upstream runtime");
+        rt.block_on(async move {
+            let listener = match tokio::net::TcpListener::bind("127.0.0.1:0").await {
+                Ok(l) => l,
+                Err(e) => return drop(tx.send(Err(e))),
+            };
+            let _ = tx.send(listener.local_addr().map(|a| format!("http://{a}")));
+            let app = axum::Router::new().fallback(|| async { ([("content-type", "application/json")], r#"{"ok":true,"status":"VALID","name":"ASHA RAO"}"#) });
+            let _ = axum::serve(listener, app).await;
+        });
+    });
+    Ok(rx.recv_timeout(Duration::from_secs(10)).context("the fake upstream did not start")??)
+}
+
+/// Partners, users, wallets, the API and live keys written straight to the database, then two
+/// api instances (with and without Redis) on it. Returns the stop switch of both.
+async fn start_platform(db: &testkit::TestDb, upstream: &str, redis_url: &str) -> anyhow::Result<(Platform, tokio::sync::oneshot::Sender<()>)> {
+    let pool = &db.pool;
+    let api_input: domain::catalogue::ApiInput = serde_json::from_value(serde_json::json!({
+        "name": "Bench check", "category": "Identity", "service": SERVICE, "description": "A benchmark API",
+        "endpoint": format!("/v1/{SERVICE}"), "documentation_link": "https://docs.example/bench",
+        "curl_code": "curl -X POST https://api.example/v1", "response_code": {"status": "ok"},
+        "method": "post", "required_fields": ["id_number"], "default_price_paise": PRICE
+    }))?;
+    let mut conn = pool.acquire().await?;
+    domain::catalogue::create(&mut conn, &api_input, Actor::system()).await?;
+
+    let partners: Vec<i64> = sqlx::query_scalar(
+        "INSERT INTO partners (first_name, last_name, email, phone_number, user_name, password_hash, email_verified_at, sandbox_enabled, api_base_url, base_url_status)
+         SELECT 'Bench', 'Partner', 'gwbench' || i || '@bench.test', '9876543210', 'gwbench' || i, 'x', now(), false, $1, true
+           FROM generate_series(0, 50) i ORDER BY i RETURNING id",
+    )
+    .bind(upstream)
+    .fetch_all(&mut *conn)
+    .await?;
+    let (mut hot_key, mut spread_keys) = (String::new(), vec![]);
+    for (i, &partner_id) in partners.iter().enumerate() {
+        credit(&mut conn, Owner::Partner(partner_id), FUNDS).await?;
+        let users: Vec<i64> = sqlx::query_scalar(
+            "INSERT INTO end_users (partner_id, first_name, last_name, email, phone_number, password_hash, full_access)
+             SELECT $1, 'Asha', 'Rao', 'user' || u || '.' || $1 || '@example.in', '9876543210', 'x', true FROM generate_series(1, $2) u RETURNING id",
+        )
+        .bind(partner_id)
+        .bind(if i == 0 { 1 } else { 20 })
+        .fetch_all(&mut *conn)
+        .await?;
+        for user_id in users {
+            credit(&mut conn, Owner::User { partner_id, user_id }, FUNDS).await?;
+            let key = format!("kyc_live_{}", uuid::Uuid::new_v4().simple());
+            sqlx::query("INSERT INTO api_keys (partner_id, user_id, prefix, key_hash, mode) VALUES ($1, $2, $3, $4, 'live')")
+                .bind(partner_id)
+                .bind(user_id)
+                .bind(&key[..16])
+                .bind(domain::gateway::key_hash(&key).as_slice())
+                .execute(&mut *conn)
+                .await?;
+            if i == 0 {
+                hot_key = key;
+            } else {
+                spread_keys.push(key);
+            }
+        }
+    }
+    drop(conn);
+
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let stop = Arc::new(tokio::sync::Notify::new());
+    let mut bases = vec![];
+    for redis in [None, Some(redis_url.to_owned())] {
+        let mut config = testkit::config(&db.url);
+        config.redis_url = redis;
+        // The per-key limit is not what is measured.
+        config.gateway.rate_limit_per_minute = 60_000_000;
+        config.database_max_connections = 20;
+        let pool = domain::db::connect(&db.url, 20).await?;
+        let state = api::AppState::new(pool, Arc::new(config));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        bases.push(format!("http://{}", listener.local_addr()?));
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            let _ = api::serve(listener, state, async move { stop.notified().await }).await;
+        });
+    }
+    tokio::spawn(async move {
+        let _ = stop_rx.await;
+        stop.notify_waiters();
+    });
+    let redis = bases.pop().expect("two instances");
+    let plain = bases.pop().expect("two instances");
+    Ok((Platform { plain, redis, upstream: upstream.to_owned(), hot_key, spread_keys }, stop_tx))
+}
+
+async fn credit(conn: &mut sqlx::PgConnection, owner: Owner, amount: i64) -> anyhow::Result<i64> {
+    let w = wallets::wallet_id(conn, owner, WalletKind::Api).await?;
+    wallets::apply(conn, &Movement { wallet_id: w, entry_type: EntryType::Credit, amount_paise: amount, reason: Reason::Manual, reference: None, idempotency_key: None, actor: Actor::system() })
+        .await?;
+    Ok(w)
+}
+
+/// CLIENTS tasks each calling as fast as answers come, key `i % keys.len()`, for `duration`.
+async fn closed_loop(base: &str, keys: Vec<String>, duration: Duration) -> anyhow::Result<Load> {
+    let http = reqwest::Client::builder().timeout(Duration::from_secs(30)).build()?;
+    let url = format!("{base}/api/v1/verify/{SERVICE}");
+    let keys = Arc::new(keys);
+    let stop = Arc::new(AtomicBool::new(false));
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..CLIENTS)
+        .map(|c| {
+            let (http, url, keys, stop) = (http.clone(), url.clone(), keys.clone(), stop.clone());
+            tokio::spawn(async move {
+                let mut l = Load::default();
+                let mut i = c;
+                while !stop.load(Ordering::Relaxed) {
+                    let key = &keys[i % keys.len()];
+                    i += CLIENTS;
+                    tally(&mut l, http.post(&url).header("x-api-key", key).json(&serde_json::json!({"id_number": "ABCDE1234F"})).send().await).await;
+                }
+                l
+            })
+        })
+        .collect();
+    tokio::time::sleep(duration).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut total = Load::default();
+    for t in tasks {
+        let l = t.await?;
+        (total.ok, total.refunded, total.other) = (total.ok + l.ok, total.refunded + l.refunded, total.other + l.other);
+    }
+    // Calls that started before the stop finish after it: counted, and so is their time.
+    total.wall = started.elapsed();
+    Ok(total)
+}
+
+async fn tally(l: &mut Load, res: reqwest::Result<reqwest::Response>) {
+    match res {
+        Ok(r) if r.status().is_success() => {
+            if r.bytes().await.is_ok() {
+                l.ok += 1;
+            } else {
+                l.other += 1;
+            }
+        }
+        Ok(r) if r.headers().contains_key("x-transaction-id") => l.refunded += 1,
+        _ => l.other += 1,
+    }
+}
+
+/// Open loop: a call every 1/rate seconds whatever the answers, latency of each 2xx.
+async fn paced_latency(url: &str, key: Option<&str>, rate: f64, duration: Duration) -> anyhow::Result<(Vec<Duration>, Load)> {
+    let http = reqwest::Client::builder().timeout(Duration::from_secs(30)).build()?;
+    let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / rate));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Burst);
+    let started = Instant::now();
+    let mut tasks = vec![];
+    while started.elapsed() < duration {
+        tick.tick().await;
+        let mut req = http.post(url).json(&serde_json::json!({"id_number": "ABCDE1234F"}));
+        if let Some(k) = key {
+            req = req.header("x-api-key", k);
+        }
+        tasks.push(tokio::spawn(async move {
+            let t = Instant::now();
+            let mut l = Load::default();
+            tally(&mut l, req.send().await).await;
+            (l, t.elapsed())
+        }));
+    }
+    let (mut lat, mut total) = (vec![], Load::default());
+    for t in tasks {
+        let (l, d) = t.await?;
+        if l.ok == 1 {
+            lat.push(d);
+        }
+        (total.ok, total.refunded, total.other) = (total.ok + l.ok, total.refunded + l.refunded, total.other + l.other);
+    }
+    total.wall = started.elapsed();
+    Ok((lat, total))
+}
+
+/// What Postgres alone does on one hot wallet: a transaction per charge (guarded UPDATE, entry
+/// INSERT, COMMIT) from CLIENTS connections, for `duration`. Runs before the api starts, so the
+/// two never share the server's connections.
+async fn postgres_reference(pool: &PgPool, db_url: &str, duration: Duration) -> anyhow::Result<Load> {
+    // A partner and its wallet of its own, funded through the one entry point.
+    let partner: i64 = sqlx::query_scalar(
+        "INSERT INTO partners (first_name, last_name, email, phone_number, user_name, password_hash, email_verified_at)
+         VALUES ('Bench', 'Reference', 'pgref@bench.test', '9876543210', 'pgref', 'x', now()) RETURNING id",
+    )
+    .fetch_one(pool)
+    .await?;
+    let wallet = credit(&mut *pool.acquire().await?, Owner::Partner(partner), FUNDS).await?;
+    let refpool = domain::db::connect(db_url, CLIENTS as u32).await?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..CLIENTS)
+        .map(|_| {
+            let (refpool, stop) = (refpool.clone(), stop.clone());
+            tokio::spawn(async move {
+                let mut l = Load::default();
+                let Ok(mut conn) = refpool.acquire().await else {
+                    l.other += 1;
+                    return l;
+                };
+                while !stop.load(Ordering::Relaxed) {
+                    let r: anyhow::Result<()> = async {
+                        let mut tx = conn.begin().await?;
+                        let after: Option<i64> =
+                            sqlx::query_scalar("UPDATE wallets SET balance_paise = balance_paise - $2, updated_at = now() WHERE id = $1 AND balance_paise >= $2 RETURNING balance_paise")
+                                .bind(wallet)
+                                .bind(PRICE)
+                                .fetch_optional(&mut *tx)
+                                .await?;
+                        let after = after.context("the reference wallet ran dry")?;
+                        sqlx::query(
+                            "INSERT INTO wallet_entries (wallet_id, type, amount_paise, balance_after_paise, reason, reference, actor_kind) VALUES ($1, 'debit', $2, $3, 'manual', 'BENCH', 'system')",
+                        )
+                        .bind(wallet)
+                        .bind(PRICE)
+                        .bind(after)
+                        .execute(&mut *tx)
+                        .await?;
+                        tx.commit().await?;
+                        Ok(())
+                    }
+                    .await;
+                    match r {
+                        Ok(()) => l.ok += 1,
+                        Err(_) => l.other += 1,
+                    }
+                }
+                l
+            })
+        })
+        .collect();
+    tokio::time::sleep(duration).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut total = Load::default();
+    for t in tasks {
+        let l = t.await?;
+        (total.ok, total.other) = (total.ok + l.ok, total.other + l.other);
+    }
+    total.wall = started.elapsed();
+    refpool.close().await;
+    eprintln!("  Postgres alone: {:.0} charges/s", total.rate());
+    Ok(total)
+}
+
+/// The books after the run. `ok`/`refunded`: 2xx answers and refunded answers the clients saw;
+/// `reference`: the reference's charges, entries of their own.
+async fn audit(pool: &PgPool, ok: u64, refunded: u64, reference: u64) -> anyhow::Result<bool> {
+    // Wait (bounded) for anything still pending: nothing should be, every caller was answered.
+    let mut pending = 0;
+    for _ in 0..50 {
+        pending = sqlx::query_scalar::<_, i64>("SELECT count(*) FROM api_transactions WHERE status = 'pending'").fetch_one(pool).await?;
+        if pending == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let drift: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM wallets w
+          WHERE w.balance_paise <> COALESCE((SELECT sum(CASE WHEN e.type = 'credit' THEN e.amount_paise ELSE -e.amount_paise END)
+                                               FROM wallet_entries e WHERE e.wallet_id = w.id), 0)",
+    )
+    .fetch_one(pool)
+    .await?;
+    let negative: i64 = sqlx::query_scalar("SELECT count(*) FROM wallets WHERE balance_paise < 0").fetch_one(pool).await?;
+    let (success, refunds): (i64, i64) =
+        sqlx::query_as("SELECT count(*) FILTER (WHERE status = 'success'), count(*) FILTER (WHERE status = 'refunded') FROM api_transactions").fetch_one(pool).await?;
+    // Each transaction has exactly its debits, and its refunds only when refunded.
+    let mismatched: i64 = sqlx::query_scalar(
+        "WITH e AS (SELECT reference, count(*) FILTER (WHERE reason = 'api_call') AS debits, count(*) FILTER (WHERE reason = 'refund') AS refunds
+                      FROM wallet_entries WHERE reason IN ('api_call', 'refund') GROUP BY reference)
+         SELECT count(*) FROM api_transactions t
+           LEFT JOIN e ON e.reference = 'TXN' || lpad(t.id::text, greatest(8, length(t.id::text)), '0')
+          WHERE COALESCE(e.debits, 0) <> (CASE WHEN t.user_amount_paise > 0 THEN 1 ELSE 0 END + CASE WHEN t.amount_paise > 0 THEN 1 ELSE 0 END)
+             OR COALESCE(e.refunds, 0) <> (CASE WHEN t.status = 'refunded' THEN (CASE WHEN t.user_amount_paise > 0 THEN 1 ELSE 0 END + CASE WHEN t.amount_paise > 0 THEN 1 ELSE 0 END) ELSE 0 END)",
+    )
+    .fetch_one(pool)
+    .await?;
+    let reference_entries: i64 = sqlx::query_scalar("SELECT count(*) FROM wallet_entries WHERE reference = 'BENCH'").fetch_one(pool).await?;
+
+    let checks = [
+        ("every balance equals the sum of its entries", drift == 0, format!("{drift} wallets differ")),
+        ("no balance is negative", negative == 0, format!("{negative} negative")),
+        ("no transaction left pending", pending == 0, format!("{pending} pending")),
+        ("2xx answers = success transactions", success as u64 == ok, format!("{ok} answers, {success} transactions")),
+        ("failed calls = refunded transactions", refunds as u64 == refunded, format!("{refunded} answers, {refunds} transactions")),
+        ("each transaction has its debits and refunds", mismatched == 0, format!("{mismatched} mismatched")),
+        ("Postgres-alone charges = their entries", reference_entries as u64 == reference, format!("{reference} charges, {reference_entries} entries")),
+    ];
+    println!("\nledger audit:");
+    for (what, good, detail) in &checks {
+        println!("  {:<4} {what} ({detail})", if *good { "ok" } else { "FAIL" });
+    }
+    let pass = checks.iter().all(|c| c.1);
+    println!("{}", if pass { "PASS" } else { "FAIL" });
+    Ok(pass)
+}
+
+async fn drop_database(name: &str) -> anyhow::Result<()> {
+    let admin = std::env::var("TEST_DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+    let mut conn = sqlx::PgConnection::connect(&admin).await?;
+    conn.execute(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))).await?;
+    Ok(())
+}
+
+async fn flush_redis(url: &str) -> anyhow::Result<()> {
+    let client = redis::Client::open(url)?;
+    let mut conn = client.get_multiplexed_async_connection().await.context("connecting to Redis")?;
+    redis::cmd("FLUSHDB").query_async::<()>(&mut conn).await?;
+    Ok(())
+}
+
+fn pct(v: &[Duration], p: usize) -> Option<Duration> {
+    let mut v = v.to_vec();
+    v.sort();
+    (!v.is_empty()).then(|| v[((v.len() * p).div_ceil(100)).saturating_sub(1).min(v.len() - 1)])
+}
+
+fn ms(d: Option<Duration>) -> String {
+    d.map_or("-".into(), |d| format!("{:.2} ms", d.as_secs_f64() * 1000.0))
+}
+
+fn ms_diff(a: Option<Duration>, b: Option<Duration>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) => format!("{:+.2} ms", (a.as_secs_f64() - b.as_secs_f64()) * 1000.0),
+        _ => "-".into(),
+    }
+}
