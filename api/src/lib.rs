@@ -4,9 +4,13 @@
 pub mod auth;
 pub mod error;
 pub mod extract;
+pub mod filters;
+pub mod links;
 pub mod openapi;
 pub mod ratelimit;
 pub mod routes;
+pub mod session;
+pub mod sites;
 
 use std::sync::Arc;
 
@@ -38,10 +42,7 @@ impl AppState {
 /// The whole application: API routes, probes, docs, and the web app as the fallback.
 pub fn app(state: AppState) -> Router {
     let web = routes::web::service(&state.config.web_dist);
-    Router::new()
-        .merge(routes::health::router())
-        .merge(routes::files::router())
-        .nest("/api", routes::api_router())
+    Router::from(routes::router())
         .fallback(web)
         .layer(
             TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
