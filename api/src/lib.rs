@@ -2,6 +2,7 @@
 //! app for every other path.
 
 pub mod auth;
+pub mod client_ip;
 pub mod error;
 pub mod extract;
 pub mod filters;

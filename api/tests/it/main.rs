@@ -15,5 +15,6 @@ mod wallets;
 mod users;
 mod auth;
 mod auth_fixtures;
+mod client_ip;
 mod onboarding;
 mod logs;
