@@ -29,7 +29,7 @@ pub struct SessionResponse {
 /// A partner session token and its summary.
 pub async fn partner_session(state: &AppState, conn: &mut sqlx::PgConnection, partner_id: i64) -> ApiResult<SessionResponse> {
     let p = onboarding::profile(conn, partner_id).await?;
-    let token = state.issue_token(Claims {
+    let claims = Claims {
         sub: p.id,
         role: Role::Partner,
         user_name: Some(p.user_name.clone()),
@@ -37,7 +37,9 @@ pub async fn partner_session(state: &AppState, conn: &mut sqlx::PgConnection, pa
         email: Some(p.email.clone()),
         exp: 0,
         iat: 0,
-    })?;
+        sid: uuid::Uuid::nil(),
+    };
+    let token = state.start_session(conn, claims).await?;
     let onboarding_step = p.progress().step();
     Ok(SessionResponse { token, partner: PartnerSummary { id: p.id, user_name: p.user_name, subdomain: p.subdomain, onboarding_step } })
 }

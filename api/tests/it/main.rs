@@ -16,5 +16,7 @@ mod users;
 mod auth;
 mod auth_fixtures;
 mod client_ip;
+mod jobs;
+mod sessions;
 mod onboarding;
 mod logs;
