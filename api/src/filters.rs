@@ -7,9 +7,6 @@ use serde::Deserialize;
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct TransactionsQuery {
-    pub page: Option<i64>,
-    /// Default 50.
-    pub per_page: Option<i64>,
     /// First day, `YYYY-MM-DD`.
     pub from: Option<NaiveDate>,
     /// Last day (inclusive), `YYYY-MM-DD`.

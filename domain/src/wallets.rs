@@ -19,12 +19,12 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use sqlx::{Connection, PgConnection};
+use sqlx::{Connection, PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Error, Result,
     audit::{self, Actor},
-    paging::{Page, PageRequest},
+    paging::{List, Page, PageRequest},
 };
 
 /// Above this a single movement is a typo, not a payment: ₹1,000 crore.
@@ -471,48 +471,42 @@ enum Scope {
 }
 
 async fn list(conn: &mut PgConnection, scope: Scope, f: &EntryFilter, page: PageRequest) -> Result<Page<Entry>> {
-    // $1 partner (NULL = all partners), $2 user (NULL = partner wallets), $3 every partner's
-    // wallets. The wallet set is small and indexed; entries come from (wallet_id, created_at).
+    // The wallet set is small and indexed; entries come from (wallet_id, created_at).
     let (partner, user, all_partners) = match scope {
         Scope::Owner(o) => (Some(o.partner_id()), o.user_id(), false),
         Scope::PartnerWallets(p) => (p, None, true),
     };
-    const FILTER: &str = "FROM wallet_entries e JOIN wallets w ON w.id = e.wallet_id
-         WHERE ($1::bigint IS NULL OR w.partner_id = $1)
-           AND (CASE WHEN $3 OR $2::bigint IS NULL THEN w.user_id IS NULL ELSE w.user_id = $2 END)
-           AND ($4::text IS NULL OR w.kind = $4)
-           AND ($5::text IS NULL OR e.type = $5)
-           AND ($6::date IS NULL OR e.created_at >= $6::date)
-           AND ($7::date IS NULL OR e.created_at < $7::date + 1)";
-    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) {FILTER}")))
-        .bind(partner)
-        .bind(user)
-        .bind(all_partners)
-        .bind(f.kind.map(WalletKind::as_str))
-        .bind(f.entry_type.map(EntryType::as_str))
-        .bind(f.from)
-        .bind(f.to)
-        .fetch_one(&mut *conn)
-        .await?;
-    let items: Vec<Entry> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT e.id, e.created_at, w.kind, e.type, e.amount_paise, e.balance_after_paise, e.reason, e.reference,
-                e.actor_kind, w.partner_id, (SELECT user_name::text FROM partners WHERE id = w.partner_id) AS partner_user_name,
-                w.user_id
-         {FILTER}
-         ORDER BY e.created_at DESC, e.id DESC LIMIT $8 OFFSET $9"
-    )))
-    .bind(partner)
-    .bind(user)
-    .bind(all_partners)
-    .bind(f.kind.map(WalletKind::as_str))
-    .bind(f.entry_type.map(EntryType::as_str))
-    .bind(f.from)
-    .bind(f.to)
-    .bind(page.limit())
-    .bind(page.offset())
-    .fetch_all(&mut *conn)
-    .await?;
-    Ok(Page::new(items, total, page))
+    List {
+        columns: "e.id, e.created_at, w.kind, e.type, e.amount_paise, e.balance_after_paise, e.reason, e.reference,
+                  e.actor_kind, w.partner_id, (SELECT user_name::text FROM partners WHERE id = w.partner_id) AS partner_user_name,
+                  w.user_id",
+        rows: |q: &mut QueryBuilder<Postgres>| {
+            q.push("FROM wallet_entries e JOIN wallets w ON w.id = e.wallet_id WHERE true");
+            if let Some(p) = partner {
+                q.push(" AND w.partner_id = ").push_bind(p);
+            }
+            // Partner wallets have no user; an owner's list is its partner wallets or one user's.
+            match user {
+                Some(u) if !all_partners => q.push(" AND w.user_id = ").push_bind(u),
+                _ => q.push(" AND w.user_id IS NULL"),
+            };
+            if let Some(k) = f.kind {
+                q.push(" AND w.kind = ").push_bind(k.as_str());
+            }
+            if let Some(t) = f.entry_type {
+                q.push(" AND e.type = ").push_bind(t.as_str());
+            }
+            if let Some(from) = f.from {
+                q.push(" AND e.created_at >= ").push_bind(from);
+            }
+            if let Some(to) = f.to {
+                q.push(" AND e.created_at < ").push_bind(to).push(" + 1");
+            }
+        },
+        order_by: "e.created_at DESC, e.id DESC",
+    }
+    .fetch(conn, page)
+    .await
 }
 
 /// Rupees with Indian digit grouping, for mail texts: 12345678 paise → "₹1,23,456.78".

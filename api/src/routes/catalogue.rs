@@ -5,7 +5,7 @@ use axum::{extract::State, http::StatusCode};
 use domain::{
     audit::Actor,
     catalogue::{self, Api, ApiFilter, ApiInput, Catalogue},
-    paging::{Page, PageRequest},
+    paging::{Page, PageParams, PageRequest},
 };
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -32,9 +32,6 @@ const CATALOGUE_PER_PAGE: i64 = 10;
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ApisQuery {
-    pub page: Option<i64>,
-    /// Default 10.
-    pub per_page: Option<i64>,
     /// Part of the name, service or PID.
     pub q: Option<String>,
     /// One category (case-insensitive); `all` or empty for every one.
@@ -42,8 +39,8 @@ pub struct ApisQuery {
 }
 
 impl ApisQuery {
-    fn split(self, sandbox_only: bool) -> (ApiFilter, PageRequest) {
-        (ApiFilter { q: self.q, category: self.category, sandbox_only }, PageRequest::new(self.page, self.per_page, CATALOGUE_PER_PAGE))
+    fn split(self, sandbox_only: bool, paging: PageParams) -> (ApiFilter, PageRequest) {
+        (ApiFilter { q: self.q, category: self.category, sandbox_only }, paging.with_default(CATALOGUE_PER_PAGE))
     }
 }
 
@@ -56,10 +53,10 @@ pub async fn summary(_auth: AnyAuth, State(state): State<AppState>) -> ApiResult
 }
 
 /// The whole catalogue with every field, 10 per page by default.
-#[utoipa::path(get, path = "/superadmin/apis", tag = "catalogue", params(ApisQuery),
+#[utoipa::path(get, path = "/superadmin/apis", tag = "catalogue", params(ApisQuery, PageParams),
     responses((status = 200, body = Page<Api>), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn list(_auth: SuperAdminAuth, State(state): State<AppState>, Query(q): Query<ApisQuery>) -> ApiResult<Json<Page<Api>>> {
-    let (f, page) = q.split(false);
+pub async fn list(_auth: SuperAdminAuth, State(state): State<AppState>, Query(q): Query<ApisQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Api>>> {
+    let (f, page) = q.split(false, paging);
     let mut conn = state.pool.acquire().await?;
     Ok(Json(catalogue::list(&mut conn, &f, page).await?))
 }
@@ -109,10 +106,10 @@ pub async fn remove(auth: SuperAdminAuth, State(state): State<AppState>, Path(id
 
 /// The sandbox (Test API's) list: catalogue entries callable with a sandbox key, which answer
 /// their sample response.
-#[utoipa::path(get, path = "/superadmin/test-apis", tag = "catalogue", params(ApisQuery),
+#[utoipa::path(get, path = "/superadmin/test-apis", tag = "catalogue", params(ApisQuery, PageParams),
     responses((status = 200, body = Page<Api>), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn sandbox_list(_auth: SuperAdminAuth, State(state): State<AppState>, Query(q): Query<ApisQuery>) -> ApiResult<Json<Page<Api>>> {
-    let (f, page) = q.split(true);
+pub async fn sandbox_list(_auth: SuperAdminAuth, State(state): State<AppState>, Query(q): Query<ApisQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Api>>> {
+    let (f, page) = q.split(true, paging);
     let mut conn = state.pool.acquire().await?;
     Ok(Json(catalogue::list(&mut conn, &f, page).await?))
 }

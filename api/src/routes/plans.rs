@@ -6,7 +6,7 @@ use axum::{extract::State, http::StatusCode, response::{IntoResponse, Response}}
 use domain::{
     audit::Actor,
     plans::{self, ClientPlan, CustomPrice, MyPlan, PlanType, PriceItem, SlabPrice, Target},
-    paging::{Page, PageRequest},
+    paging::{Page, PageParams},
     tenancy,
 };
 use serde::{Deserialize, Serialize};
@@ -37,9 +37,6 @@ fn plan_of(s: &str) -> ApiResult<PlanType> {
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PricesQuery {
-    pub page: Option<i64>,
-    /// Default 50 for slabs, 10 for a client's API Pricing.
-    pub per_page: Option<i64>,
     /// One category (case-insensitive); `all` or empty for every one.
     pub category: Option<String>,
 }
@@ -82,12 +79,12 @@ async fn set_prices(state: &AppState, target: Target, items: Vec<PriceItem>, act
 
 /// A slab's price list (Plans tabs: default, standard, premium, pro), 50 per page.
 #[utoipa::path(get, path = "/superadmin/plans/{plan}/prices", tag = "plans",
-    params(("plan" = String, Path, description = "default, standard, premium or pro"), PricesQuery),
+    params(("plan" = String, Path, description = "default, standard, premium or pro"), PricesQuery, PageParams),
     responses((status = 200, body = Page<SlabPrice>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn slab_prices(_auth: SuperAdminAuth, State(state): State<AppState>, Path(plan): Path<String>, Query(q): Query<PricesQuery>) -> ApiResult<Json<Page<SlabPrice>>> {
+pub async fn slab_prices(_auth: SuperAdminAuth, State(state): State<AppState>, Path(plan): Path<String>, Query(q): Query<PricesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<SlabPrice>>> {
     let plan = plan_of(&plan)?;
     let mut conn = state.pool.acquire().await?;
-    let page = PageRequest::new(q.page, q.per_page, domain::paging::DEFAULT_PER_PAGE);
+    let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
     Ok(Json(plans::slab_prices(&mut conn, plan, q.category.as_deref(), page).await?))
 }
 
@@ -211,11 +208,11 @@ pub struct CustomPriceList {
 }
 
 /// A client's customised prices (API Pricing), 10 per page, filtered by category.
-#[utoipa::path(get, path = "/superadmin/clients/{id}/prices", tag = "plans", params(("id" = i64, Path), PricesQuery),
+#[utoipa::path(get, path = "/superadmin/clients/{id}/prices", tag = "plans", params(("id" = i64, Path), PricesQuery, PageParams),
     responses((status = 200, body = CustomPriceList), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn custom_prices(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Query(q): Query<PricesQuery>) -> ApiResult<Json<CustomPriceList>> {
+pub async fn custom_prices(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Query(q): Query<PricesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<CustomPriceList>> {
     let mut conn = state.pool.acquire().await?;
-    let page = plans::custom_prices(&mut conn, partner_id, q.category.as_deref(), PageRequest::new(q.page, q.per_page, 10)).await?;
+    let page = plans::custom_prices(&mut conn, partner_id, q.category.as_deref(), paging.with_default(10)).await?;
     let categories = plans::custom_price_categories(&mut conn, partner_id).await?;
     Ok(Json(CustomPriceList { page, categories }))
 }

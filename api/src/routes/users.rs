@@ -5,7 +5,7 @@ use axum::{extract::State, http::StatusCode};
 use domain::{
     audit::Actor,
     mail::Email,
-    paging::{Page, PageRequest},
+    paging::{Page, PageParams},
     users::{self, NewUser, User},
 };
 use serde::{Deserialize, Serialize};
@@ -42,17 +42,15 @@ pub async fn dashboard(auth: PartnerAuth, State(state): State<AppState>) -> ApiR
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct UsersQuery {
-    pub page: Option<i64>,
-    pub per_page: Option<i64>,
     /// Matches name, e-mail, phone or user id.
     pub q: Option<String>,
 }
 
 /// The partner's users, newest first.
-#[utoipa::path(get, path = "/partner/users", tag = "users", params(UsersQuery), responses((status = 200, body = Page<User>)))]
-pub async fn list(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<UsersQuery>) -> ApiResult<Json<Page<User>>> {
+#[utoipa::path(get, path = "/partner/users", tag = "users", params(UsersQuery, PageParams), responses((status = 200, body = Page<User>)))]
+pub async fn list(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<UsersQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<User>>> {
     let mut conn = state.pool.acquire().await?;
-    let page = PageRequest::new(q.page, q.per_page, domain::paging::DEFAULT_PER_PAGE);
+    let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
     Ok(Json(users::list(&mut conn, auth.partner_id, &users::Filter { search: q.q }, page).await?))
 }
 

@@ -6,7 +6,7 @@ use axum::{extract::State, http::HeaderMap};
 use chrono::NaiveDate;
 use domain::{
     audit::Actor,
-    paging::{Page, PageRequest},
+    paging::{Page, PageParams, PageRequest},
     tenancy,
     wallets::{self, Balances, Entry, EntryFilter, EntryType, Movement, Owner, Reason, WalletKind, WalletView},
 };
@@ -148,8 +148,6 @@ async fn move_money(state: &AppState, owner: Owner, kind: WalletKind, req: Parse
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct EntriesQuery {
-    pub page: Option<i64>,
-    pub per_page: Option<i64>,
     /// `api` or `product`; both when left out.
     pub kind: Option<WalletKind>,
     /// `credit` or `debit`.
@@ -165,10 +163,10 @@ pub struct EntriesQuery {
 }
 
 impl EntriesQuery {
-    fn split(&self) -> (EntryFilter, PageRequest) {
+    fn split(&self, paging: PageParams) -> (EntryFilter, PageRequest) {
         (
             EntryFilter { kind: self.kind, entry_type: self.entry_type, from: self.from, to: self.to },
-            PageRequest::new(self.page, self.per_page, domain::paging::DEFAULT_PER_PAGE),
+            paging.with_default(domain::paging::DEFAULT_PER_PAGE),
         )
     }
 }
@@ -187,10 +185,10 @@ pub async fn partner_wallets(auth: PartnerAuth, State(state): State<AppState>) -
 
 /// The partner's own wallet transactions (My Transactions, Wallet transactions): date, type,
 /// amount, balance.
-#[utoipa::path(get, path = "/partner/wallet-entries", tag = "wallets", params(EntriesQuery),
+#[utoipa::path(get, path = "/partner/wallet-entries", tag = "wallets", params(EntriesQuery, PageParams),
     responses((status = 200, body = Page<Entry>), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn partner_entries(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<EntriesQuery>) -> ApiResult<Json<Page<Entry>>> {
-    let (f, page) = q.split();
+pub async fn partner_entries(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<EntriesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Entry>>> {
+    let (f, page) = q.split(paging);
     let mut conn = state.pool.acquire().await?;
     Ok(Json(wallets::entries(&mut conn, Owner::Partner(auth.partner_id), &f, page).await?))
 }
@@ -224,10 +222,10 @@ pub async fn user_wallets(auth: PartnerAuth, State(state): State<AppState>, Path
 }
 
 /// One end user's wallet transactions, newest first.
-#[utoipa::path(get, path = "/partner/users/{id}/wallet-entries", tag = "wallets", params(("id" = i64, Path), EntriesQuery),
+#[utoipa::path(get, path = "/partner/users/{id}/wallet-entries", tag = "wallets", params(("id" = i64, Path), EntriesQuery, PageParams),
     responses((status = 200, body = Page<Entry>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn user_entries(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<EntriesQuery>) -> ApiResult<Json<Page<Entry>>> {
-    let (f, page) = q.split();
+pub async fn user_entries(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<EntriesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Entry>>> {
+    let (f, page) = q.split(paging);
     let mut conn = state.pool.acquire().await?;
     tenancy::user_of_partner(&mut conn, auth.partner_id, user_id).await?;
     Ok(Json(wallets::entries(&mut conn, Owner::User { partner_id: auth.partner_id, user_id }, &f, page).await?))
@@ -263,10 +261,10 @@ pub async fn client_wallets(_auth: SuperAdminAuth, State(state): State<AppState>
 }
 
 /// A client's wallet transactions (client details, Wallet Transactions).
-#[utoipa::path(get, path = "/superadmin/clients/{id}/wallet-entries", tag = "wallets", params(("id" = i64, Path), EntriesQuery),
+#[utoipa::path(get, path = "/superadmin/clients/{id}/wallet-entries", tag = "wallets", params(("id" = i64, Path), EntriesQuery, PageParams),
     responses((status = 200, body = Page<Entry>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn client_entries(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Query(q): Query<EntriesQuery>) -> ApiResult<Json<Page<Entry>>> {
-    let (f, page) = q.split();
+pub async fn client_entries(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Query(q): Query<EntriesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Entry>>> {
+    let (f, page) = q.split(paging);
     let mut conn = state.pool.acquire().await?;
     tenancy::partner_exists(&mut conn, partner_id).await?;
     Ok(Json(wallets::entries(&mut conn, Owner::Partner(partner_id), &f, page).await?))
@@ -293,10 +291,10 @@ pub async fn client_entry(
 
 /// Every partner wallet's transactions (super admin, Wallet Transactions): date, type, amount,
 /// balance and user id (the partner's id). `user_id` narrows it to one partner.
-#[utoipa::path(get, path = "/superadmin/wallet-transactions", tag = "wallets", params(EntriesQuery),
+#[utoipa::path(get, path = "/superadmin/wallet-transactions", tag = "wallets", params(EntriesQuery, PageParams),
     responses((status = 200, body = Page<Entry>), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn all_partner_entries(_auth: SuperAdminAuth, State(state): State<AppState>, Query(q): Query<EntriesQuery>) -> ApiResult<Json<Page<Entry>>> {
-    let (f, page) = q.split();
+pub async fn all_partner_entries(_auth: SuperAdminAuth, State(state): State<AppState>, Query(q): Query<EntriesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Entry>>> {
+    let (f, page) = q.split(paging);
     let mut conn = state.pool.acquire().await?;
     Ok(Json(wallets::partner_entries(&mut conn, q.user_id, &f, page).await?))
 }
@@ -313,15 +311,15 @@ pub async fn client_user_wallets(_auth: SuperAdminAuth, State(state): State<AppS
 
 /// A client's end user's wallet transactions.
 #[utoipa::path(get, path = "/superadmin/clients/{id}/users/{user_id}/wallet-entries", tag = "wallets",
-    params(("id" = i64, Path), ("user_id" = i64, Path), EntriesQuery),
+    params(("id" = i64, Path), ("user_id" = i64, Path), EntriesQuery, PageParams),
     responses((status = 200, body = Page<Entry>), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn client_user_entries(
     _auth: SuperAdminAuth,
     State(state): State<AppState>,
     Path((partner_id, user_id)): Path<(i64, i64)>,
-    Query(q): Query<EntriesQuery>,
+    Query(q): Query<EntriesQuery>, Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<Entry>>> {
-    let (f, page) = q.split();
+    let (f, page) = q.split(paging);
     let mut conn = state.pool.acquire().await?;
     tenancy::user_of_partner(&mut conn, partner_id, user_id).await?;
     Ok(Json(wallets::entries(&mut conn, Owner::User { partner_id, user_id }, &f, page).await?))
