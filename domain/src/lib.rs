@@ -23,6 +23,7 @@ pub mod plans;
 pub mod pricing;
 pub mod seed;
 pub mod sessions;
+pub mod sign_in_attempts;
 pub mod storage;
 pub mod subdomains;
 pub mod superadmins;

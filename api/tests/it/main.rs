@@ -18,5 +18,6 @@ mod auth_fixtures;
 mod client_ip;
 mod jobs;
 mod sessions;
+mod sign_in_attempts;
 mod onboarding;
 mod logs;
