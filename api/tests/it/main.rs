@@ -21,3 +21,5 @@ mod sessions;
 mod sign_in_attempts;
 mod onboarding;
 mod logs;
+mod partner_smtp;
+mod email_addresses;
