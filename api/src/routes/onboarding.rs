@@ -7,6 +7,7 @@ use domain::{
     crypto::SecretBox,
     onboarding::{self, Progress},
     partner_smtp::{self, SmtpForm, SmtpView},
+    storage::UploadPurpose,
     subdomains::{self, Availability},
 };
 use serde::{Deserialize, Serialize};
@@ -219,10 +220,9 @@ pub struct BrandingRequest {
 pub async fn save_branding(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<BrandingRequest>) -> ApiResult<Json<Status>> {
     let empty = Theme { primary: String::new(), secondary: String::new(), tertiary: String::new() };
     let form = BrandingForm::parse(auth.partner_id, &req.title, &req.description, &req.logo_key, &req.favicon_key, req.theme.as_ref().unwrap_or(&empty))?;
-    for (field, key) in [("logo_key", &form.logo_key), ("favicon_key", &form.favicon_key)] {
-        if !state.storage.exists(key).await? {
-            return Err(ApiError::field(field, "Please select a file"));
-        }
+    // The stored bytes, not the declared type, decide: a page or a script is removed here.
+    for (field, key, purpose) in [("logo_key", &form.logo_key, UploadPurpose::Logo), ("favicon_key", &form.favicon_key, UploadPurpose::Favicon)] {
+        state.storage.verify_upload(key, purpose, field).await?;
     }
     let mut tx = state.pool.begin().await?;
     branding::save(&mut tx, auth.partner_id, &form).await?;
