@@ -16,6 +16,8 @@
 //! caller enqueues the mail in the same transaction (`jobs::wallets::apply` does both; the
 //! domain crate cannot reach the job queue).
 
+pub mod charge;
+
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};

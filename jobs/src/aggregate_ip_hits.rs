@@ -1,7 +1,9 @@
 //! `aggregate_ip_hits`: periodic. Folds the hot per-IP counters into `ip_hits`.
 //!
-//! Draining and adding happen in one transaction (DELETE … RETURNING feeding the upsert), so
-//! a crash either folds a batch completely or not at all: no hit is lost or counted twice.
+//! Postgres counters: draining and adding happen in one transaction (DELETE … RETURNING feeding
+//! the upsert), so a crash either folds a batch completely or not at all: no hit is lost or
+//! counted twice. Redis counters (with `REDIS_URL`): see `domain::gateway::hits`, which folds a
+//! renamed hash once, recorded in the same transaction as the counts.
 
 use serde::{Deserialize, Serialize};
 
@@ -32,6 +34,11 @@ impl Job for AggregateIpHits {
         .execute(&ctx.pool)
         .await?
         .rows_affected();
+        let folded = folded
+            + match &ctx.config.redis_url {
+                Some(url) => domain::gateway::hits::RedisHits::connect(url, &ctx.config.database_url).await?.fold(&ctx.pool).await?,
+                None => 0,
+            };
         sqlx::query(
             "INSERT INTO audit_log (actor_kind, action, entity, entity_id, after)
              VALUES ('system', 'aggregate_ip_hits', 'job_period', $1, jsonb_build_object('rows', $2::bigint))",

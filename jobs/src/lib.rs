@@ -9,6 +9,7 @@ pub mod bulk_update_prices;
 pub mod provision_subdomain;
 pub mod runner;
 pub mod send_mail;
+pub mod settle_pending;
 pub mod smtp_test;
 pub mod state;
 pub mod wallets;
@@ -24,6 +25,7 @@ pub use aggregate_ip_hits::AggregateIpHits;
 pub use bulk_update_prices::BulkUpdatePrices;
 pub use provision_subdomain::ProvisionSubdomain;
 pub use send_mail::SendMail;
+pub use settle_pending::SettlePending;
 pub use smtp_test::SmtpTest;
 
 /// What every handler may use.

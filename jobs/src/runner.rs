@@ -13,7 +13,7 @@ use apalis::prelude::*;
 use apalis_cron::{CronScheduler, Tick};
 use apalis_postgres::{Config as QueueConfig, PostgresStorage};
 
-use crate::{AggregateIpHits, BulkUpdatePrices, Job, JobContext, ProvisionSubdomain, SendMail, SmtpTest};
+use crate::{AggregateIpHits, BulkUpdatePrices, Job, JobContext, ProvisionSubdomain, SendMail, SettlePending, SmtpTest};
 
 /// Retry delays start at `JOB_RETRY_BASE_MS`, double per attempt, are capped at an hour and
 /// carry ±20% jitter so that failures of many jobs do not retry in lockstep.
@@ -110,8 +110,10 @@ pub fn monitor(ctx: &JobContext, instance: &str) -> anyhow::Result<Monitor> {
     let m = queue_worker!(m, ctx, instance, ProvisionSubdomain);
     let m = queue_worker!(m, ctx, instance, AggregateIpHits);
     let m = queue_worker!(m, ctx, instance, BulkUpdatePrices);
+    let m = queue_worker!(m, ctx, instance, SettlePending);
     let m = queue_worker!(m, ctx, instance, SmtpTest);
     let m = periodic!(m, ctx, instance, AggregateIpHits, &ctx.config.ip_hits_schedule);
+    let m = periodic!(m, ctx, instance, SettlePending, &ctx.config.gateway.settle_schedule);
     Ok(m)
 }
 

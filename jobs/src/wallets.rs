@@ -57,3 +57,13 @@ async fn alert(conn: &mut PgConnection, low: &LowBalance) -> Result<String> {
     tracing::info!(wallet = low.wallet_id, job = %job_id, "low-balance alert queued");
     Ok(job_id)
 }
+
+/// The alerts of a grouped charge (`domain::wallets::charge`), queued on its transaction.
+pub fn alert_all<'c>(conn: &'c mut PgConnection, lows: &'c [LowBalance]) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<()>> + Send + 'c>> {
+    Box::pin(async move {
+        for low in lows {
+            alert(conn, low).await?;
+        }
+        Ok(())
+    })
+}

@@ -20,6 +20,7 @@ pub mod settings;
 pub mod transactions;
 pub mod uploads;
 pub mod users;
+pub mod verify;
 pub mod visibility;
 pub mod wallets;
 pub mod web;
@@ -56,7 +57,8 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(visibility::router())
         .merge(settings::router())
         .merge(ip_access::router())
-        .merge(ip_hits::router());
+        .merge(ip_hits::router())
+        .merge(verify::router());
     OpenApiRouter::new()
         .merge(docs::router())
         .nest("/v1", v1)
