@@ -77,10 +77,7 @@ impl FromRequestParts<AppState> for PartnerAuth {
         }
         // A token outlives a deactivation by up to SESSION_TTL_HOURS; money moves on these
         // requests, so the account's state is checked on each one (a primary-key lookup).
-        let active: Option<bool> = sqlx::query_scalar("SELECT is_active FROM partners WHERE id = $1")
-            .bind(c.sub)
-            .fetch_optional(&state.pool)
-            .await?;
+        let active = domain::partners::is_active(&mut *state.pool.acquire().await?, c.sub).await?;
         match active {
             None => Err(ApiError::unauthorized("Your session has expired, please sign in again")),
             Some(false) => Err(ApiError::forbidden("Your account is inactive. Please contact support.")),

@@ -4,8 +4,9 @@
 //! a crash either folds a batch completely or not at all: no hit is lost or counted twice.
 
 use serde::{Deserialize, Serialize};
+use sqlx::Connection;
 
-use crate::{Job, JobContext};
+use crate::{Job, JobContext, Task};
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct AggregateIpHits {
@@ -13,33 +14,27 @@ pub struct AggregateIpHits {
     pub period: String,
 }
 
-impl Job for AggregateIpHits {
+impl Task for AggregateIpHits {
     const KIND: &'static str = "aggregate_ip_hits";
     const MAX_ATTEMPTS: usize = 3;
+}
 
+impl Job for AggregateIpHits {
     async fn run(self, ctx: &JobContext) -> anyhow::Result<()> {
-        let folded = sqlx::query(
-            "WITH drained AS (
-                 DELETE FROM ip_hit_counters RETURNING partner_id, user_id, ip, day, hits, first_seen, last_seen
-             )
-             INSERT INTO ip_hits (partner_id, user_id, ip, day, hits, first_seen, last_seen)
-             SELECT partner_id, user_id, ip, day, hits, first_seen, last_seen FROM drained
-             ON CONFLICT (user_id, ip, day) DO UPDATE
-                SET hits = ip_hits.hits + EXCLUDED.hits,
-                    first_seen = LEAST(ip_hits.first_seen, EXCLUDED.first_seen),
-                    last_seen = GREATEST(ip_hits.last_seen, EXCLUDED.last_seen)",
-        )
-        .execute(&ctx.pool)
-        .await?
-        .rows_affected();
-        sqlx::query(
-            "INSERT INTO audit_log (actor_kind, action, entity, entity_id, after)
-             VALUES ('system', 'aggregate_ip_hits', 'job_period', $1, jsonb_build_object('rows', $2::bigint))",
-        )
-        .bind(&self.period)
-        .bind(folded as i64)
-        .execute(&ctx.pool)
+        let mut conn = ctx.pool.acquire().await?;
+        let mut tx = conn.begin().await?;
+        let folded = domain::ip_hits::fold_counters(&mut tx).await?;
+        domain::audit::record(&mut tx, &domain::audit::Record {
+            actor: domain::audit::Actor::system(),
+            action: "aggregate_ip_hits",
+            entity: "job_period",
+            entity_id: self.period.clone(),
+            partner_id: None,
+            before: None,
+            after: Some(serde_json::json!({ "rows": folded })),
+        })
         .await?;
+        tx.commit().await?;
         Ok(())
     }
 }

@@ -13,7 +13,7 @@ use apalis::prelude::*;
 use apalis_cron::{CronScheduler, Tick};
 use apalis_postgres::{Config as QueueConfig, PostgresStorage};
 
-use crate::{AggregateIpHits, BulkUpdatePrices, Job, JobContext, ProvisionSubdomain, SendMail};
+use crate::{AggregateIpHits, BulkUpdatePrices, Job, JobContext, ProvisionSubdomain, SendMail, Task};
 
 /// Retry delays start at `JOB_RETRY_BASE_MS`, double per attempt, are capped at an hour and
 /// carry ±20% jitter so that failures of many jobs do not retry in lockstep.
@@ -77,9 +77,9 @@ macro_rules! queue_worker {
         let instance = $instance.to_owned();
         $monitor.register(move |_| {
             let backend = PostgresStorage::<$job>::new(&ctx.pool)
-                .with_config(queue_config(&ctx, <$job as Job>::KIND))
+                .with_config(queue_config(&ctx, <$job as Task>::KIND))
                 .with_pubsub();
-            WorkerBuilder::new(format!("{}@{}", <$job as Job>::KIND, instance))
+            WorkerBuilder::new(format!("{}@{}", <$job as Task>::KIND, instance))
                 .backend(backend)
                 .data(ctx.clone())
                 .concurrency(ctx.config.worker_concurrency)
@@ -95,7 +95,7 @@ macro_rules! periodic {
         let instance = $instance.to_owned();
         let schedule = cron::Schedule::from_str($schedule)?;
         $monitor.register(move |_| {
-            WorkerBuilder::new(format!("cron-{}@{}", <$job as Job>::KIND, instance))
+            WorkerBuilder::new(format!("cron-{}@{}", <$job as Task>::KIND, instance))
                 .backend(CronScheduler::new(schedule.clone()))
                 .data(ctx.clone())
                 .build(tick::<$job>)

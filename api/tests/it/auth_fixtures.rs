@@ -55,7 +55,7 @@ pub async fn queued_mails(app: &TestApp) -> Vec<(String, String, String)> {
     rows.iter()
         .map(|r| {
             let v: Value = serde_json::from_str(r).unwrap();
-            let e = &v["email"];
+            let e = &v["mail"];
             (e["to"].as_str().unwrap().into(), e["subject"].as_str().unwrap().into(), e["text"].as_str().unwrap().into())
         })
         .collect()

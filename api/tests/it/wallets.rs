@@ -79,7 +79,7 @@ async fn wallet_200_concurrent_debits_never_overspend() {
                     idempotency_key: None,
                     actor: Actor::user(u),
                 };
-                match jobs::wallets::apply(&mut tx, &m).await {
+                match domain::wallets::apply(&mut tx, &m).await {
                     Ok(moved) => {
                         assert!(moved.balance_paise >= 0);
                         tx.commit().await.unwrap();
