@@ -1,11 +1,30 @@
-//! Session tokens (HS256 JWT with a role and an expiry) and the extractors that demand them.
-//! The partner id of every partner-scoped query comes from here, never from the request.
+//! Session tokens (HS256 JWT with a role, an expiry and a session id) and the extractors that
+//! demand them. The partner id of every partner-scoped query comes from here, never from the
+//! request.
+//!
+//! A token is accepted only while its session (`domain::sessions`) is live. So that a hot path
+//! does not read the database on every request, a live answer is remembered in this process for
+//! `SESSION_CACHE_TTL` (2 s): a session ended here is refused here at once (the entry is
+//! dropped), and in other api processes within those 2 seconds.
+
+use std::{
+    collections::HashMap,
+    sync::Mutex,
+    time::{Duration, Instant},
+};
 
 use axum::{extract::FromRequestParts, http::request::Parts};
+use domain::sessions::{self, PrincipalKind};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
+use uuid::Uuid;
 
 use crate::{AppState, error::ApiError};
+
+/// How long a live session is believed without asking the database again.
+pub const SESSION_CACHE_TTL: Duration = Duration::from_secs(2);
+
+const EXPIRED: &str = "Your session has expired, please sign in again";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
@@ -26,9 +45,61 @@ pub struct Claims {
     pub email: Option<String>,
     pub exp: i64,
     pub iat: i64,
+    /// The session (`sessions.id`) this token belongs to; tokens without one are refused.
+    pub sid: Uuid,
+}
+
+impl Role {
+    pub fn principal_kind(&self) -> PrincipalKind {
+        match self {
+            Role::Partner => PrincipalKind::Partner,
+            Role::Superadmin => PrincipalKind::Superadmin,
+        }
+    }
+}
+
+/// Sessions recently found live, with when they were checked (see the module doc).
+#[derive(Default)]
+pub struct SessionCache {
+    live: Mutex<HashMap<Uuid, Instant>>,
+}
+
+impl SessionCache {
+    fn is_fresh(&self, sid: Uuid) -> bool {
+        let live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        live.get(&sid).is_some_and(|at| at.elapsed() < SESSION_CACHE_TTL)
+    }
+
+    fn remember(&self, sid: Uuid) {
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        // Only signed tokens of live sessions get here, so the map is as big as the sessions
+        // active in the last seconds; stale entries are dropped when it grows.
+        if live.len() >= 10_000 {
+            live.retain(|_, at| at.elapsed() < SESSION_CACHE_TTL);
+        }
+        live.insert(sid, Instant::now());
+    }
+
+    /// Forgets one session (logout here) or, with `None`, all (sessions ended in bulk here).
+    pub fn forget(&self, sid: Option<Uuid>) {
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        match sid {
+            Some(sid) => {
+                live.remove(&sid);
+            }
+            None => live.clear(),
+        }
+    }
 }
 
 impl AppState {
+    /// Starts a session for `claims`' principal on `conn` and returns its signed token.
+    pub async fn start_session(&self, conn: &mut sqlx::PgConnection, mut claims: Claims) -> Result<String, ApiError> {
+        claims.sid = sessions::start(conn, claims.role.principal_kind(), claims.sub, self.config.session_ttl).await?;
+        self.issue_token(claims)
+    }
+
+    /// Signs a token for the session `claims.sid`, which must exist (see `start_session`).
     pub fn issue_token(&self, mut claims: Claims) -> Result<String, ApiError> {
         let now = chrono::Utc::now().timestamp();
         claims.iat = now;
@@ -56,9 +127,31 @@ fn bearer(parts: &Parts) -> Option<&str> {
         .map(str::trim)
 }
 
-fn claims(parts: &Parts, state: &AppState) -> Result<Claims, ApiError> {
+/// The claims of a valid token whose session is live.
+async fn claims(parts: &Parts, state: &AppState) -> Result<Claims, ApiError> {
     let token = bearer(parts).ok_or_else(|| ApiError::unauthorized("Please sign in"))?;
-    state.decode_token(token).ok_or_else(|| ApiError::unauthorized("Your session has expired, please sign in again"))
+    let c = state.decode_token(token).ok_or_else(|| ApiError::unauthorized(EXPIRED))?;
+    if state.sessions.is_fresh(c.sid) {
+        return Ok(c);
+    }
+    let mut conn = state.pool.acquire().await?;
+    if !sessions::is_live(&mut conn, c.sid, c.role.principal_kind(), c.sub).await? {
+        return Err(ApiError::unauthorized(EXPIRED));
+    }
+    state.sessions.remember(c.sid);
+    Ok(c)
+}
+
+/// Any signed-in principal with a live session, whatever the state of its account: logout
+/// takes this, so an inactive partner can still end its session.
+#[derive(Debug, Clone)]
+pub struct SessionAuth(pub Claims);
+
+impl FromRequestParts<AppState> for SessionAuth {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        claims(parts, state).await.map(SessionAuth)
+    }
 }
 
 /// A signed-in partner.
@@ -71,18 +164,23 @@ pub struct PartnerAuth {
 impl FromRequestParts<AppState> for PartnerAuth {
     type Rejection = ApiError;
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let c = claims(parts, state)?;
+        let c = claims(parts, state).await?;
         if c.role != Role::Partner {
             return Err(ApiError::forbidden("This needs a partner sign-in"));
         }
-        // A token outlives a deactivation by up to SESSION_TTL_HOURS; money moves on these
-        // requests, so the account's state is checked on each one (a primary-key lookup).
-        let active = domain::partners::is_active(&mut *state.pool.acquire().await?, c.sub).await?;
-        match active {
-            None => Err(ApiError::unauthorized("Your session has expired, please sign in again")),
-            Some(false) => Err(ApiError::forbidden("Your account is inactive. Please contact support.")),
-            Some(true) => Ok(Self { partner_id: c.sub, claims: c }),
-        }
+        active_partner(state, c).await
+    }
+}
+
+/// A partner token's account must still be active: deactivation ends the sessions too, but
+/// another api process may believe one for `SESSION_CACHE_TTL` more, and money moves on these
+/// requests (a primary-key lookup).
+async fn active_partner(state: &AppState, c: Claims) -> Result<PartnerAuth, ApiError> {
+    let active = domain::partners::is_active(&mut *state.pool.acquire().await?, c.sub).await?;
+    match active {
+        None => Err(ApiError::unauthorized(EXPIRED)),
+        Some(false) => Err(ApiError::forbidden("Your account is inactive. Please contact support.")),
+        Some(true) => Ok(PartnerAuth { partner_id: c.sub, claims: c }),
     }
 }
 
@@ -96,7 +194,7 @@ pub struct SuperAdminAuth {
 impl FromRequestParts<AppState> for SuperAdminAuth {
     type Rejection = ApiError;
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let c = claims(parts, state)?;
+        let c = claims(parts, state).await?;
         if c.role != Role::Superadmin {
             return Err(ApiError::forbidden("This needs a super-admin sign-in"));
         }
@@ -114,9 +212,9 @@ pub enum AnyAuth {
 impl FromRequestParts<AppState> for AnyAuth {
     type Rejection = ApiError;
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let c = claims(parts, state)?;
+        let c = claims(parts, state).await?;
         Ok(match c.role {
-            Role::Partner => AnyAuth::Partner(c.sub),
+            Role::Partner => AnyAuth::Partner(active_partner(state, c).await?.partner_id),
             Role::Superadmin => AnyAuth::SuperAdmin(c.sub),
         })
     }

@@ -2,6 +2,7 @@
 //! app for every other path.
 
 pub mod auth;
+pub mod client_ip;
 pub mod error;
 pub mod extract;
 pub mod openapi;
@@ -25,13 +26,15 @@ pub struct AppState {
     pub limits: Arc<ratelimit::RateLimits>,
     /// Files: the local folder or S3, as `STORAGE` says.
     pub storage: domain::storage::Storage,
+    /// Sessions recently found live (`auth`), so hot paths do not read them per request.
+    pub sessions: Arc<auth::SessionCache>,
 }
 
 impl AppState {
     pub fn new(pool: PgPool, config: Arc<Config>) -> Self {
         let storage = domain::storage::Storage::new(&config);
         let limits = Arc::new(ratelimit::RateLimits::from(&config.rate_limits));
-        Self { pool, config, limits, storage }
+        Self { pool, config, limits, storage, sessions: Default::default() }
     }
 }
 

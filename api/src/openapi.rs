@@ -30,6 +30,8 @@ use crate::routes;
         routes::auth::change_password,
         routes::auth::superadmin_login,
         routes::auth::superadmin_me,
+        routes::auth::partner_logout,
+        routes::auth::superadmin_logout,
         routes::onboarding::me,
         routes::onboarding::status,
         routes::onboarding::choose_plan,

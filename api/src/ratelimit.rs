@@ -3,24 +3,23 @@
 //! (`_: SignInLimit`) as its first argument; over the limit it answers 429 in the contract's
 //! error shape with `Retry-After`, before the body is read or the database touched.
 //!
-//! The client is the TCP peer. `X-Forwarded-For` is believed only when the peer is loopback (a
-//! reverse proxy on the same machine), and then only its first hop; anywhere else the header
-//! is client-controlled and would let anyone pick a fresh key per request.
+//! The client is `client_ip::ClientIp` (trusted proxies only), keyed per IPv4 address or per
+//! IPv6 /64.
 
 use std::{
-    net::{IpAddr, Ipv4Addr, SocketAddr},
+    net::IpAddr,
     num::NonZeroU32,
     sync::atomic::{AtomicU64, Ordering},
 };
 
 use axum::{
-    extract::{ConnectInfo, FromRequestParts},
+    extract::FromRequestParts,
     http::{HeaderValue, request::Parts},
     response::{IntoResponse, Response},
 };
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter, clock::{Clock, DefaultClock}};
 
-use crate::{AppState, error::ApiError};
+use crate::{AppState, client_ip::client_ip, error::ApiError};
 
 /// One limiter per purpose, each keyed by client IP.
 pub struct Limiter {
@@ -71,24 +70,6 @@ impl From<&domain::config::RateLimitConfig> for RateLimits {
     }
 }
 
-/// The client's address, as explained in the module doc.
-pub fn client_ip(parts: &Parts) -> IpAddr {
-    let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
-    let Some(peer) = peer else { return IpAddr::V4(Ipv4Addr::UNSPECIFIED) };
-    if peer.is_loopback() {
-        let forwarded = parts
-            .headers
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(',').next())
-            .and_then(|first| first.trim().parse::<IpAddr>().ok());
-        if let Some(ip) = forwarded {
-            return ip;
-        }
-    }
-    peer
-}
-
 fn too_many(wait_secs: u64) -> Response {
     let mut res = ApiError::too_many_requests().into_response();
     if let Ok(v) = HeaderValue::from_str(&wait_secs.to_string()) {
@@ -105,7 +86,8 @@ macro_rules! limit_extractor {
         impl FromRequestParts<AppState> for $name {
             type Rejection = Response;
             async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
-                state.limits.$field.check(client_ip(parts)).map(|_| $name).map_err(too_many)
+                let ip = client_ip(parts, &state.config.trusted_proxies);
+                state.limits.$field.check(crate::client_ip::limit_key(ip)).map(|_| $name).map_err(too_many)
             }
         }
     };
@@ -147,21 +129,5 @@ mod tests {
         let wait = l.check(a).unwrap_err();
         assert!((1..=20).contains(&wait), "{wait}");
         assert!(l.check(b).is_ok(), "another client has its own budget");
-    }
-
-    #[test]
-    fn forwarded_for_only_from_loopback() {
-        let parts = |peer: &str, xff: Option<&str>| {
-            let mut req = http::Request::builder().uri("/");
-            if let Some(x) = xff {
-                req = req.header("x-forwarded-for", x);
-            }
-            let (mut parts, _) = req.body(()).unwrap().into_parts();
-            parts.extensions.insert(ConnectInfo(peer.parse::<SocketAddr>().unwrap()));
-            parts
-        };
-        assert_eq!(client_ip(&parts("127.0.0.1:5000", Some("198.51.100.7, 10.0.0.1"))), "198.51.100.7".parse::<IpAddr>().unwrap());
-        assert_eq!(client_ip(&parts("127.0.0.1:5000", Some("garbage"))), "127.0.0.1".parse::<IpAddr>().unwrap());
-        assert_eq!(client_ip(&parts("203.0.113.9:5000", Some("198.51.100.7"))), "203.0.113.9".parse::<IpAddr>().unwrap());
     }
 }

@@ -178,6 +178,9 @@ pub struct Config {
     pub ip_hits_schedule: String,
     /// Per-IP requests per minute on the routes people could hammer.
     pub rate_limits: RateLimitConfig,
+    /// Reverse proxies whose `X-Forwarded-For` is believed (`TRUSTED_PROXIES`); empty: none,
+    /// the TCP peer is the client.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,6 +204,22 @@ fn per_minute(var: &'static str, default: u32) -> Result<u32, ConfigError> {
         return Err(ConfigError { var, problem: "must be at least 1 (requests per minute)".into() });
     }
     Ok(n)
+}
+
+/// `TRUSTED_PROXIES`: addresses or CIDRs, comma separated. A bare address is a network of one.
+pub fn trusted_proxies(list: &str) -> Result<Vec<ipnet::IpNet>, ConfigError> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<ipnet::IpNet>()
+                .or_else(|_| s.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                // `10.0.0.1/8` has host bits set; keeping them would hide a typo, so refuse it.
+                .ok()
+                .filter(|n| n.trunc() == *n)
+                .ok_or_else(|| ConfigError { var: "TRUSTED_PROXIES", problem: format!("has an invalid address or CIDR {s:?}") })
+        })
+        .collect()
 }
 
 impl fmt::Debug for Config {
@@ -296,6 +315,7 @@ impl Config {
                     captcha: per_minute("RATE_LIMIT_CAPTCHA", d.captcha)?,
                 }
             },
+            trusted_proxies: trusted_proxies(raw("TRUSTED_PROXIES").as_deref().unwrap_or(""))?,
         })
     }
 

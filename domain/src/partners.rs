@@ -236,9 +236,10 @@ pub async fn mark_email_verified(conn: &mut PgConnection, id: i64) -> Result<()>
     Ok(())
 }
 
-/// Sets a new password (already checked against the rule) and records who did it.
+/// Sets a new password (already checked against the rule), ends every session of the partner
+/// but `keep` (the caller's, on a change), and records who did it.
 #[tracing::instrument(skip(conn, new_password))]
-pub async fn set_password(conn: &mut PgConnection, id: i64, new_password: &str, action: &str) -> Result<()> {
+pub async fn set_password(conn: &mut PgConnection, id: i64, new_password: &str, action: &str, keep: Option<uuid::Uuid>) -> Result<()> {
     let hash = crypto::hash_password(new_password)?;
     let done = sqlx::query("UPDATE partners SET password_hash = $2, updated_at = now() WHERE id = $1")
         .bind(id)
@@ -248,6 +249,7 @@ pub async fn set_password(conn: &mut PgConnection, id: i64, new_password: &str, 
     if done.rows_affected() == 0 {
         return Err(Error::NotFound);
     }
+    crate::sessions::end_all(conn, crate::sessions::PrincipalKind::Partner, id, keep).await?;
     audit::record(conn, &audit::Record {
         actor: Actor::partner(id),
         action,

@@ -47,6 +47,9 @@ pub fn config(database_url: &str) -> Config {
         upstream_timeout: Duration::from_secs(5),
         ip_hits_schedule: "0 * * * * *".into(),
         rate_limits: Default::default(),
+        // The tests' HTTP client is on loopback and names its client address in
+        // X-Forwarded-For, as a same-host reverse proxy would.
+        trusted_proxies: vec!["127.0.0.1/32".parse().unwrap(), "::1/128".parse().unwrap()],
     }
 }
 

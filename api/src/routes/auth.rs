@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     AppState,
-    auth::{Claims, PartnerAuth, Role, SuperAdminAuth},
+    auth::{Claims, PartnerAuth, Role, SessionAuth, SuperAdminAuth},
     error::{ApiError, ApiResult},
     extract::Json,
     ratelimit::{CaptchaLimit, ForgotPasswordLimit, SignInLimit, SignUpLimit},
@@ -35,8 +35,10 @@ pub fn router() -> Router<AppState> {
         .route("/partner/reset-password/verify", post(reset_password_verify))
         .route("/partner/reset-password", post(reset_password))
         .route("/partner/change-password", post(change_password))
+        .route("/partner/logout", post(partner_logout))
         .route("/superadmin/login", post(superadmin_login))
         .route("/superadmin/me", get(superadmin_me))
+        .route("/superadmin/logout", post(superadmin_logout))
 }
 
 pub const BAD_CREDENTIALS: &str = "Invalid email or password";
@@ -184,7 +186,7 @@ pub struct VerifiedResponse {
 /// A partner session token and its summary.
 pub async fn partner_session(state: &AppState, conn: &mut sqlx::PgConnection, partner_id: i64) -> ApiResult<SessionResponse> {
     let p = onboarding::profile(conn, partner_id).await?;
-    let token = state.issue_token(Claims {
+    let claims = Claims {
         sub: p.id,
         role: Role::Partner,
         user_name: Some(p.user_name.clone()),
@@ -192,7 +194,9 @@ pub async fn partner_session(state: &AppState, conn: &mut sqlx::PgConnection, pa
         email: Some(p.email.clone()),
         exp: 0,
         iat: 0,
-    })?;
+        sid: uuid::Uuid::nil(),
+    };
+    let token = state.start_session(conn, claims).await?;
     let onboarding_step = p.progress().step();
     Ok(SessionResponse { token, partner: PartnerSummary { id: p.id, user_name: p.user_name, subdomain: p.subdomain, onboarding_step } })
 }
@@ -338,17 +342,21 @@ pub struct ResetPasswordRequest {
 }
 
 /// Sets a new password with a reset link. The passwords are checked first (422), so a typo
-/// does not use up the link; then the link is used (400 when expired or used).
+/// does not use up the link; then the link is used (400 when expired or used). Ends every
+/// session of the partner.
 #[utoipa::path(post, path = "/api/v1/partner/reset-password", tag = "auth", request_body = ResetPasswordRequest,
     responses((status = 200, body = Message), (status = 400, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn reset_password(State(state): State<AppState>, Json(req): Json<ResetPasswordRequest>) -> ApiResult<Json<Message>> {
     partners::check_new_password(&req.new_password, Some(&req.confirm_new_password))?;
     let mut tx = state.pool.begin().await?;
     let id = tokens::consume(&mut tx, Purpose::ResetPassword, req.token.trim()).await?.ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
-    partners::set_password(&mut tx, id, &req.new_password, "partner.reset_password").await?;
+    // Whoever else holds a session of this partner is signed out: a reset is how a partner
+    // takes the account back.
+    partners::set_password(&mut tx, id, &req.new_password, "partner.reset_password", None).await?;
     // The mailed link proved the mailbox is the partner's.
     partners::mark_email_verified(&mut tx, id).await?;
     tx.commit().await?;
+    state.sessions.forget(None);
     Ok(message("Your password has been reset. Please log in with your new password."))
 }
 
@@ -364,7 +372,7 @@ pub struct ChangePasswordRequest {
 }
 
 /// Changes the signed-in partner's password (/reset-password). A wrong current password is a
-/// 422 on `current_password`.
+/// 422 on `current_password`. Ends the partner's other sessions; the caller's token stays valid.
 #[utoipa::path(post, path = "/api/v1/partner/change-password", tag = "auth", request_body = ChangePasswordRequest,
     security(("bearer" = [])),
     responses((status = 200, body = Message), (status = 401, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
@@ -378,8 +386,10 @@ pub async fn change_password(auth: PartnerAuth, State(state): State<AppState>, J
     if req.current_password.chars().count() > 256 || !partners::password_matches(&req.current_password, Some(&c.password_hash)) {
         return Err(ApiError::field("current_password", "Current password is incorrect"));
     }
-    partners::set_password(&mut tx, c.id, &req.new_password, "partner.change_password").await?;
+    // Every other session of the partner ends; the caller's own token keeps working.
+    partners::set_password(&mut tx, c.id, &req.new_password, "partner.change_password", Some(auth.claims.sid)).await?;
     tx.commit().await?;
+    state.sessions.forget(None);
     Ok(message("Password changed successfully"))
 }
 
@@ -401,7 +411,9 @@ pub async fn superadmin_login(_: SignInLimit, State(state): State<AppState>, Jso
         return Err(ApiError::unauthorized(BAD_CREDENTIALS));
     }
     let (id, email, _) = found.expect("a password matched");
-    let token = state.issue_token(Claims { sub: id, role: Role::Superadmin, user_name: None, subdomain: None, email: Some(email.clone()), exp: 0, iat: 0 })?;
+    let claims = Claims { sub: id, role: Role::Superadmin, user_name: None, subdomain: None, email: Some(email.clone()), exp: 0, iat: 0, sid: uuid::Uuid::nil() };
+    let mut conn = state.pool.acquire().await?;
+    let token = state.start_session(&mut conn, claims).await?;
     Ok(Json(SuperAdminSession { token, email }))
 }
 
@@ -417,4 +429,33 @@ pub async fn superadmin_me(auth: SuperAdminAuth, State(state): State<AppState>) 
     // A deleted super admin's token stops working here rather than at expiry.
     let email = superadmins::email_of(&state.pool, auth.admin_id).await?.ok_or_else(|| ApiError::unauthorized("Please sign in"))?;
     Ok(Json(SuperAdminMe { email }))
+}
+
+/// Ends the session of `auth` (both logouts), here at once and in other api processes within
+/// `auth::SESSION_CACHE_TTL`.
+async fn end_session(state: &AppState, auth: &SessionAuth) -> ApiResult<StatusCode> {
+    let mut conn = state.pool.acquire().await?;
+    domain::sessions::end(&mut conn, auth.0.sid).await?;
+    state.sessions.forget(Some(auth.0.sid));
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Partner sign-out: the token is refused from then on. An inactive partner may sign out too.
+#[utoipa::path(post, path = "/api/v1/partner/logout", tag = "auth", security(("bearer" = [])),
+    responses((status = 204, description = "signed out"), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
+pub async fn partner_logout(auth: SessionAuth, State(state): State<AppState>) -> ApiResult<StatusCode> {
+    if auth.0.role != Role::Partner {
+        return Err(ApiError::forbidden("This needs a partner sign-in"));
+    }
+    end_session(&state, &auth).await
+}
+
+/// Super-admin sign-out: the token is refused from then on.
+#[utoipa::path(post, path = "/api/v1/superadmin/logout", tag = "auth", security(("bearer" = [])),
+    responses((status = 204, description = "signed out"), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
+pub async fn superadmin_logout(auth: SessionAuth, State(state): State<AppState>) -> ApiResult<StatusCode> {
+    if auth.0.role != Role::Superadmin {
+        return Err(ApiError::forbidden("This needs a super-admin sign-in"));
+    }
+    end_session(&state, &auth).await
 }

@@ -191,6 +191,7 @@ pub async fn claim_subdomain(auth: PartnerAuth, State(state): State<AppState>, J
         other => other.into(),
     })?;
     let job_id = jobs::enqueue(&mut tx, &jobs::ProvisionSubdomain { partner_id: auth.partner_id, subdomain: name.clone() }).await?;
+    domain::job_owners::record(&mut tx, &job_id, auth.partner_id).await?;
     let session = crate::routes::auth::partner_session(&state, &mut tx, auth.partner_id).await?;
     tx.commit().await?;
     let url = state.config.partner_site_url(&name);

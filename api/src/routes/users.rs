@@ -97,7 +97,8 @@ pub async fn create(auth: PartnerAuth, State(state): State<AppState>, Json(req):
         new.first_name
     );
     // From the partner's own mail server when it set one up: the user is the partner's customer.
-    jobs::enqueue(&mut tx, &jobs::SendMail::for_partner(Email::new(&new.email, "Your account has been created", text), auth.partner_id)).await?;
+    let job_id = jobs::enqueue(&mut tx, &jobs::SendMail::for_partner(Email::new(&new.email, "Your account has been created", text), auth.partner_id)).await?;
+    domain::job_owners::record(&mut tx, &job_id, auth.partner_id).await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(Created { id })))
 }

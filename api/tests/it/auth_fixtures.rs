@@ -23,8 +23,8 @@ pub fn signup_body(user_name: &str) -> Value {
     })
 }
 
-/// POSTs as client `ip` (the api believes X-Forwarded-For from loopback), so tests that make
-/// many partners stay clear of the per-IP limits.
+/// POSTs as client `ip` (the test config trusts loopback as a proxy, so X-Forwarded-For names
+/// the client), so tests that make many partners stay clear of the per-IP limits.
 pub async fn post_as(app: &TestApp, ip: &str, path: &str, body: &Value, token: Option<&str>) -> (u16, Value) {
     let mut req = app.client.post(app.url(path)).header("x-forwarded-for", ip).json(body);
     if let Some(t) = token {

@@ -16,6 +16,8 @@ pub struct TestApp {
     pub db: testkit::TestDb,
     pub config: Arc<Config>,
     pub state: AppState,
+    /// A live session of super admin 1, so `superadmin_token` stays a plain function.
+    superadmin_sid: uuid::Uuid,
     shutdown: Option<oneshot::Sender<()>>,
 }
 
@@ -56,7 +58,10 @@ impl TestApp {
             .unwrap();
         });
         let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
-        Self { base, client, db, config, state, shutdown: Some(tx) }
+        let mut conn = db.pool.acquire().await.unwrap();
+        let superadmin_sid = domain::sessions::start(&mut conn, domain::sessions::PrincipalKind::Superadmin, 1, config.session_ttl).await.unwrap();
+        drop(conn);
+        Self { base, client, db, config, state, superadmin_sid, shutdown: Some(tx) }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -79,7 +84,7 @@ impl TestApp {
 
     pub fn superadmin_token(&self) -> String {
         self.state
-            .issue_token(Claims { sub: 1, role: Role::Superadmin, user_name: None, subdomain: None, email: Some("root@test".into()), exp: 0, iat: 0 })
+            .issue_token(Claims { sub: 1, role: Role::Superadmin, user_name: None, subdomain: None, email: Some("root@test".into()), exp: 0, iat: 0, sid: self.superadmin_sid })
             .unwrap()
     }
 

@@ -33,14 +33,15 @@ pub async fn partner_on(app: &TestApp, user_name: &str, plan: &str, selected: bo
     .fetch_one(&app.db.pool)
     .await
     .unwrap();
-    let token = partner_token(app, id, user_name);
+    let token = partner_token(app, id, user_name).await;
     Partner { id, email, token }
 }
 
-pub fn partner_token(app: &TestApp, id: i64, user_name: &str) -> String {
-    app.state
-        .issue_token(Claims { sub: id, role: Role::Partner, user_name: Some(user_name.into()), subdomain: None, email: None, exp: 0, iat: 0 })
-        .unwrap()
+/// A token of a new session of partner `id`.
+pub async fn partner_token(app: &TestApp, id: i64, user_name: &str) -> String {
+    let mut conn = app.db.pool.acquire().await.unwrap();
+    let claims = Claims { sub: id, role: Role::Partner, user_name: Some(user_name.into()), subdomain: None, email: None, exp: 0, iat: 0, sid: uuid::Uuid::nil() };
+    app.state.start_session(&mut conn, claims).await.unwrap()
 }
 
 /// An end user of `partner_id`.

@@ -15,5 +15,8 @@ mod wallets;
 mod users;
 mod auth;
 mod auth_fixtures;
+mod client_ip;
+mod jobs;
+mod sessions;
 mod onboarding;
 mod logs;

@@ -3,7 +3,6 @@
 
 use std::time::Duration;
 
-use api::auth::{Claims, Role};
 use chrono::Utc;
 use serde_json::{Value, json};
 
@@ -20,10 +19,7 @@ pub async fn partner(app: &TestApp, user_name: &str) -> (i64, String) {
     .fetch_one(&app.db.pool)
     .await
     .unwrap();
-    let token = app
-        .state
-        .issue_token(Claims { sub: id, role: Role::Partner, user_name: Some(user_name.into()), subdomain: None, email: None, exp: 0, iat: 0 })
-        .unwrap();
+    let token = crate::fixtures::partner_token(app, id, user_name).await;
     (id, token)
 }
 

@@ -3,7 +3,7 @@ import { Navigate, Outlet } from 'react-router';
 import { getPartnerToken, getSuperAdminToken } from '@/lib/auth';
 import { errorMessage } from '@/lib/api-client';
 import { Spinner } from '@/components/ui/spinner';
-import { usePartnerMe } from '@/features/partner/api/get-me';
+import { usePartnerMe } from '@/features/onboarding/api/get-me';
 import { paths } from './paths';
 
 /** Client-admin routes: signed out -> /auth; onboarding not finished -> /complete-details. */

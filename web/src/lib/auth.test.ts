@@ -1,5 +1,15 @@
 import { partnerJwt, fakeJwt } from '@/testing/jwt';
-import { decodeJwt, getPartnerClaims, getPartnerToken, getSuperAdminToken, setPartnerToken, setSuperAdminToken } from './auth';
+import { afterEach, vi } from 'vitest';
+import {
+  decodeJwt,
+  getPartnerClaims,
+  getPartnerToken,
+  getSuperAdminToken,
+  logoutPartner,
+  logoutSuperAdmin,
+  setPartnerToken,
+  setSuperAdminToken,
+} from './auth';
 
 describe('auth storage', () => {
   it('keeps the partner token in localStorage under auth', () => {
@@ -24,5 +34,29 @@ describe('auth storage', () => {
   it('decodes url-safe base64 with unicode', () => {
     expect(decodeJwt<{ n: string }>(fakeJwt({ n: 'Ünïcødé' }))?.n).toBe('Ünïcødé');
     expect(decodeJwt('garbage')).toBeNull();
+  });
+});
+
+describe('logout', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('ends the session on the server with its token, then forgets it', () => {
+    const fetch = vi.fn(() => Promise.reject(new Error('offline')));
+    vi.stubGlobal('fetch', fetch);
+    const p = partnerJwt();
+    setPartnerToken(p);
+    logoutPartner();
+    const s = fakeJwt({ role: 'superadmin', email: 'a@b.c' });
+    setSuperAdminToken(s);
+    logoutSuperAdmin();
+    expect(fetch.mock.calls).toEqual([
+      ['/api/v1/partner/logout', { method: 'POST', headers: { Authorization: `Bearer ${p}` }, keepalive: true }],
+      ['/api/v1/superadmin/logout', { method: 'POST', headers: { Authorization: `Bearer ${s}` }, keepalive: true }],
+    ]);
+    expect(getPartnerToken()).toBeNull();
+    expect(getSuperAdminToken()).toBeNull();
+    // Nothing to end without a token.
+    logoutPartner();
+    expect(fetch).toHaveBeenCalledTimes(2);
   });
 });

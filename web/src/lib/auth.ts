@@ -80,3 +80,21 @@ export function clearSuperAdminSession(): void {
   sessionStorage.removeItem('superadmin_user');
   sessionStorage.removeItem('selected-client');
 }
+
+// Logout also ends the session on the server (POST …/logout), so a copied token stops working
+// too. The page does not wait for the answer: an already ended session or a lost connection
+// changes nothing for the browser, whose copy is removed either way.
+function endServerSession(path: string, token: string | null): void {
+  if (!token) return;
+  fetch(path, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, keepalive: true }).catch(() => {});
+}
+
+export function logoutPartner(): void {
+  endServerSession('/api/v1/partner/logout', localStorage.getItem(PARTNER_TOKEN_KEY));
+  clearPartnerSession();
+}
+
+export function logoutSuperAdmin(): void {
+  endServerSession('/api/v1/superadmin/logout', sessionStorage.getItem(SUPERADMIN_TOKEN_KEY));
+  clearSuperAdminSession();
+}

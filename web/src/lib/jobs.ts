@@ -22,10 +22,15 @@ export function jobState(job: Pick<Job, 'status'> | undefined): 'pending' | 'don
   return 'pending';
 }
 
+export const jobsKeys = {
+  all: ['jobs'] as const,
+  detail: (id: string | null) => [...jobsKeys.all, id] as const,
+};
+
 /** `auth` says whose session polls: the partner's by default, the super admin's on its console. */
 export const jobQueryOptions = (id: string | null, auth?: AuthScope) =>
   queryOptions({
-    queryKey: ['jobs', id],
+    queryKey: jobsKeys.detail(id),
     queryFn: () => api.get<Job>(`/jobs/${id}`, { auth }),
     enabled: !!id,
     refetchInterval: (q) => (jobState(q.state.data) === 'pending' ? 1000 : false),

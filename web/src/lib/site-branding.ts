@@ -22,6 +22,8 @@ export async function getSiteBranding(): Promise<SiteBranding | null> {
   }
 }
 
+export const siteBrandingKeys = { all: ['site-branding'] as const };
+
 export function useSiteBranding() {
-  return useQuery({ queryKey: ['site-branding'], queryFn: getSiteBranding, staleTime: 5 * 60_000 });
+  return useQuery({ queryKey: siteBrandingKeys.all, queryFn: getSiteBranding, staleTime: 5 * 60_000 });
 }

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Shell, type NavItem } from '@/components/layouts/shell';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { usePartnerMe } from '@/features/partner/api/get-me';
+import { usePartnerMe } from '@/features/onboarding/api/get-me';
 import { WalletBalances } from '@/features/wallets/components/wallet-balances';
 import { brandName } from '@/lib/brand';
 import { applyFavicon, applyTheme } from '@/lib/theme';

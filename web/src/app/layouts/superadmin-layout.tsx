@@ -1,7 +1,7 @@
 // The super-admin shell (spec part 2 §2.11).
 import { NavLink, useLocation } from 'react-router';
 import { Shell, type NavItem } from '@/components/layouts/shell';
-import { useSuperAdminMe } from '@/features/superadmin/api/get-me';
+import { useSuperAdminMe } from '@/features/auth/api/get-superadmin-me';
 import { getSuperAdminClaims } from '@/lib/auth';
 import { paths } from '../paths';
 

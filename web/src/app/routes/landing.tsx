@@ -1,8 +1,8 @@
 // / : the public landing page.
 import { Link } from 'react-router';
-import { ContactForm } from '@/features/landing/components/contact-form';
+import { ContactForm } from '@/features/contact/components/contact-form';
 import { FeatureCards, Hero, SiteFooter, SiteHeader } from '@/features/landing/components/landing-sections';
-import { PlanCards } from '@/features/plans/components/plan-cards';
+import { PlanCards } from '@/features/plan-cards/components/plan-cards';
 
 const callToAction: Record<string, string> = { standard: 'Get started', premium: 'Buy now', pro: 'Talk to sales' };
 

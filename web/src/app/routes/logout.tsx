@@ -1,8 +1,8 @@
-// /logout and /superadmin/logout: clear the session, then go to the matching login.
+// /logout and /superadmin/logout: end the session (server and browser), then go to the matching login.
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { clearPartnerSession, clearSuperAdminSession } from '@/lib/auth';
+import { logoutPartner, logoutSuperAdmin } from '@/lib/auth';
 import { applyTheme } from '@/lib/theme';
 import { paths } from '../paths';
 
@@ -19,11 +19,11 @@ function useLogout(clear: () => void, to: string) {
 }
 
 export function PartnerLogout() {
-  useLogout(clearPartnerSession, paths.auth);
+  useLogout(logoutPartner, paths.auth);
   return null;
 }
 
 export function SuperAdminLogout() {
-  useLogout(clearSuperAdminSession, paths.superadmin.auth);
+  useLogout(logoutSuperAdmin, paths.superadmin.auth);
   return null;
 }

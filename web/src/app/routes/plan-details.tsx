@@ -1,6 +1,6 @@
 // /superadmin/planDetails: plan cards; Standard is the active plan, the others offer Upgrade.
 import { Link } from 'react-router';
-import { PlanCards } from '@/features/plans/components/plan-cards';
+import { PlanCards } from '@/features/plan-cards/components/plan-cards';
 import { SiteBrand } from '@/components/layouts/site-brand';
 
 export default function PlanDetailsPage() {

@@ -1,5 +1,5 @@
 // /dashboard: two count tiles, Users and Transactions (spec part 1 "Dashboard").
-import { useDashboard } from '@/features/dashboard/api/get-dashboard';
+import { useDashboard } from '@/features/users/api/get-dashboard';
 import { formatCount } from '@/lib/format';
 
 export default function DashboardPage() {

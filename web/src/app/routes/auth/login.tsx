@@ -1,10 +1,13 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { AuthLayout } from '@/components/layouts/auth-layout';
 import { LoginForm } from '@/features/auth/components/login-form';
-import { getPartnerStatus } from '@/features/partner/api/get-status';
+import { getPartnerStatus } from '@/features/onboarding/api/get-status';
 import { paths } from '../../paths';
+import { forgetSession, partnerSessionKeys } from '../../query-cache';
 
 export default function LoginPage() {
+  const queryClient = useQueryClient();
   return (
     <AuthLayout
       headerRight={
@@ -15,7 +18,7 @@ export default function LoginPage() {
     >
       <div className="card auth-card">
         <h1>Login</h1>
-        <LoginForm checkStatus={getPartnerStatus} />
+        <LoginForm checkStatus={getPartnerStatus} onSignedIn={() => forgetSession(queryClient, partnerSessionKeys())} />
       </div>
     </AuthLayout>
   );

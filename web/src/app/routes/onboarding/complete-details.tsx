@@ -10,13 +10,14 @@ import { SmtpStep } from '@/features/onboarding/components/smtp-step';
 import { SubdomainStep } from '@/features/onboarding/components/subdomain-step';
 import { WizardFrame } from '@/features/onboarding/components/wizard-frame';
 import { wizardStep } from '@/features/onboarding/api/wizard-step';
-import { usePartnerMe } from '@/features/partner/api/get-me';
-import { usePartnerStatus } from '@/features/partner/api/get-status';
-import { choosePlan } from '@/features/plans/api/choose-plan';
-import type { Billing } from '@/features/plans/api/get-public-plans';
-import { PlanCards } from '@/features/plans/components/plan-cards';
+import { usePartnerMe } from '@/features/onboarding/api/get-me';
+import { usePartnerStatus } from '@/features/onboarding/api/get-status';
+import { choosePlan } from '@/features/onboarding/api/choose-plan';
+import type { Billing } from '@/features/onboarding/api/choose-plan';
+import { PlanCards } from '@/features/plan-cards/components/plan-cards';
 import { errorMessage } from '@/lib/api-client';
 import { getPartnerClaims } from '@/lib/auth';
+import { refreshPartnerSession } from '../../query-cache';
 
 export default function CompleteDetailsPage() {
   const claims = getPartnerClaims();
@@ -30,7 +31,7 @@ export default function CompleteDetailsPage() {
   const goTo = useCallback(
     (next: number) => {
       setReached(next);
-      queryClient.invalidateQueries({ queryKey: ['partner'] });
+      refreshPartnerSession(queryClient);
     },
     [queryClient],
   );

@@ -1,6 +1,7 @@
 // /superadmin/client-details (spec part 2, §2.15): the stored client's header and side tabs.
 // Plan Details, Credits, API Pricing and Wallet Transactions are built; Settings has Change
 // Plan; the other tabs show their title for now.
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { Spinner } from '@/components/ui/spinner';
@@ -11,11 +12,12 @@ import { readSelectedClient } from '@/features/clients/api/selected-client';
 import { ClientHeader } from '@/features/clients/components/client-header';
 import { ChangePlanForm } from '@/features/plans/components/change-plan-form';
 import { ClientPlanDetails } from '@/features/plans/components/client-plan-details';
-import { ClientPricing } from '@/features/pricing/components/client-pricing';
+import { ClientPricing } from '@/features/plans/components/client-pricing';
 import { CreditsPanel } from '@/features/wallets/components/credits-panel';
 import { OwnerWalletEntries } from '@/features/wallets/components/wallet-entries-table';
 import { errorMessage } from '@/lib/api-client';
 import { paths } from '../../paths';
+import { refreshClient } from '../../query-cache';
 
 const TABS = [
   ['plan-details', 'Plan Details'],
@@ -36,6 +38,7 @@ export default function ClientDetailsPage() {
   const client = useClient(stored?.id ?? null);
   const [tab, setTab] = useTabParam<TabKey>(KEYS, 'plan-details');
   const catalogue = useCatalogueSummary('superadmin');
+  const queryClient = useQueryClient();
 
   if (!stored) {
     return (
@@ -61,7 +64,7 @@ export default function ClientDetailsPage() {
       case 'wallet-transactions':
         return <OwnerWalletEntries owner={{ scope: 'client', id }} />;
       case 'settings':
-        return <ChangePlanForm clientId={id} current={data.plan} />;
+        return <ChangePlanForm clientId={id} current={data.plan} onChanged={() => refreshClient(queryClient, id)} />;
       default:
         return null;
     }

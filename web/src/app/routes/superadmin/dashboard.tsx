@@ -1,7 +1,7 @@
 // /superadmin/dashboard (spec part 2 §2.13): Total Users, Total Transactions, Accessed
 // products and Current credits. The page title is in the shell's header.
 import { Alert } from '@/components/ui/alert';
-import { useSuperAdminDashboard } from '@/features/dashboard/api/get-superadmin-dashboard';
+import { useSuperAdminDashboard } from '@/features/clients/api/get-dashboard';
 import { errorMessage } from '@/lib/api-client';
 import { formatCount, formatRupees } from '@/lib/format';
 

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { authKeys } from './keys';
 
 export type Captcha = { id: string; image: string };
 /** The captcha as the sign-in and sign-up calls take it. */
@@ -10,7 +11,7 @@ export const getCaptcha = () => api.get<Captcha>('/auth/captcha', { auth: 'none'
 /** A fresh built-in captcha per form; `refresh` fetches a new one. */
 export function useCaptcha(form: string) {
   const q = useQuery({
-    queryKey: ['captcha', form],
+    queryKey: authKeys.captcha(form),
     queryFn: getCaptcha,
     staleTime: Infinity,
     gcTime: 0,

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
+import { authKeys } from './keys';
 
 export const PASSWORD_MISMATCH = 'New Password and Confirm Password didnot match!';
 export const SESSION_EXPIRED = 'Session expired ! Please try again';
@@ -41,7 +42,7 @@ export const verifyResetToken = (token: string) =>
 /** Runs once per token (a query, so React's double effects do not post twice). */
 export function useVerifyResetToken(token: string) {
   return useQuery({
-    queryKey: ['reset-password-verify', token],
+    queryKey: authKeys.resetToken(token),
     queryFn: () => verifyResetToken(token),
     retry: false,
     staleTime: Infinity,

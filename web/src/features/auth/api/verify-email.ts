@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { authKeys } from './keys';
 
 export const verifyEmail = (token: string) =>
   api.post<unknown>('/partner/verify-email', { token }, { auth: 'none' });
@@ -7,7 +8,7 @@ export const verifyEmail = (token: string) =>
 /** Runs once per token (a query, so React's double effects do not post twice). */
 export function useVerifyEmail(token: string) {
   return useQuery({
-    queryKey: ['verify-email', token],
+    queryKey: authKeys.verifyEmail(token),
     queryFn: () => verifyEmail(token).then(() => true),
     retry: false,
     staleTime: Infinity,

@@ -1,6 +1,6 @@
 // Partner login (spec part 1 "Partner login").
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { Field } from '@/components/ui/field';
@@ -29,9 +29,14 @@ export async function afterLoginPath(token: string, checkStatus: () => Promise<{
   }
 }
 
-export function LoginForm({ checkStatus }: { checkStatus: () => Promise<{ onboarding_step: number }> }) {
+type Props = {
+  checkStatus: () => Promise<{ onboarding_step: number }>;
+  /** Called once the token is stored: the app drops what an earlier session left cached. */
+  onSignedIn?: () => void;
+};
+
+export function LoginForm({ checkStatus, onSignedIn }: Props) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { captcha, isLoading: captchaLoading, refresh } = useCaptcha('partner-login');
   const form = useZodForm(loginSchema, { email: '', password: '', terms: false });
   const [answer, setAnswer] = useState('');
@@ -51,7 +56,7 @@ export function LoginForm({ checkStatus }: { checkStatus: () => Promise<{ onboar
     mutation.mutate(data, {
       onSuccess: async ({ token }) => {
         setPartnerToken(token);
-        queryClient.removeQueries({ queryKey: ['partner'] });
+        onSignedIn?.();
         navigate(await afterLoginPath(token, checkStatus), { replace: true });
       },
       onError: (err) => {

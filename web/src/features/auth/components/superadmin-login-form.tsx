@@ -1,5 +1,5 @@
 // Super-admin login (spec part 2 §2.12): username (e-mail), password, captcha.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { Field } from '@/components/ui/field';
@@ -11,9 +11,9 @@ import { captchaPayload, useCaptcha } from '../api/get-captcha';
 import { loginSuperAdmin, superAdminLoginSchema, type SuperAdminLoginInput } from '../api/superadmin-login';
 import { CaptchaField } from './captcha-field';
 
-export function SuperAdminLoginForm() {
+/** `onSignedIn` runs once the token is stored: the app drops what an earlier session cached. */
+export function SuperAdminLoginForm({ onSignedIn }: { onSignedIn?: () => void }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { captcha, isLoading, refresh } = useCaptcha('superadmin-login');
   const form = useZodForm(superAdminLoginSchema, { email: '', password: '', captcha: '' });
   const msg = useTimedMessage();
@@ -31,7 +31,7 @@ export function SuperAdminLoginForm() {
       onSuccess: ({ token }) => {
         setSuperAdminToken(token);
         sessionStorage.setItem('superadmin_user', data.email);
-        queryClient.removeQueries({ queryKey: ['superadmin'] });
+        onSignedIn?.();
         navigate('/superadmin/dashboard', { replace: true });
       },
       onError: (err) => {

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
 import type { CatalogueApi } from './types';
+import { catalogueKeys } from './keys';
 
 export const addTestApiSchema = z.object({ service: z.string().trim().min(1, 'Service Name is required') });
 export type AddTestApiForm = z.input<typeof addTestApiSchema>;
@@ -11,5 +12,5 @@ export const addTestApi = (service: string) => api.post<CatalogueApi>('/superadm
 
 export function useAddTestApi() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: addTestApi, onSuccess: () => qc.invalidateQueries({ queryKey: ['catalogue'] }) });
+  return useMutation({ mutationFn: addTestApi, onSuccess: () => qc.invalidateQueries({ queryKey: catalogueKeys.all }) });
 }

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { catalogueKeys } from './keys';
 
 export type CatalogueSummaryItem = {
   api_id: number;
@@ -16,7 +17,7 @@ export type CatalogueSummaryItem = {
  */
 export const catalogueSummaryQueryOptions = (auth: 'partner' | 'superadmin' = 'superadmin') =>
   queryOptions({
-    queryKey: ['catalogue', 'summary', auth],
+    queryKey: catalogueKeys.summary(auth),
     queryFn: () => api.get<{ items: CatalogueSummaryItem[]; categories: string[] }>('/catalogue', { auth }),
     staleTime: 5 * 60_000,
   });

@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { z } from 'zod';
 import { api, type Paged } from '@/lib/api-client';
 import type { Client } from './types';
+import { clientsKeys } from './keys';
 
 export const CLIENT_FILTERS = ['first_name', 'last_name', 'email', 'phone_number', 'user_id'] as const;
 export type ClientFilters = Record<(typeof CLIENT_FILTERS)[number], string>;
@@ -23,7 +24,7 @@ const SEARCH_PAGE_SIZE = 200;
 export const clientsQueryOptions = (page: number, filters: ClientFilters) => {
   const searching = hasFilters(filters);
   return queryOptions({
-    queryKey: ['clients', 'list', { page: searching ? 1 : page, ...filters }],
+    queryKey: clientsKeys.list({ page: searching ? 1 : page, ...filters }),
     queryFn: () =>
       api.get<Paged<Client>>('/superadmin/clients', {
         params: searching ? { ...filters, page: 1, per_page: SEARCH_PAGE_SIZE } : { page, per_page: 50 },

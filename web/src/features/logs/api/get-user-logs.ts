@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, type Paged } from '@/lib/api-client';
+import { logsKeys } from './keys';
 
 export type ApiLog = {
   id: number;
@@ -28,7 +29,7 @@ type LogOf<K extends LogKind> = K extends 'api' ? ApiLog : ProductLog;
 /** User Detail, API Logs / Product Logs: 50 per page, newest first. */
 export const userLogsQueryOptions = <K extends LogKind>(userId: number, kind: K, page: number) =>
   queryOptions({
-    queryKey: ['users', userId, `${kind}-logs`, { page }],
+    queryKey: logsKeys.userPage(userId, kind, page),
     queryFn: () => api.get<Paged<LogOf<K>>>(`/partner/users/${userId}/${kind}-logs`, { params: { page, per_page: 50 } }),
     placeholderData: keepPreviousData,
   });

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
+import { onboardingKeys } from './keys';
 
 export const SUBDOMAIN_AVAILABLE = 'This username is available.';
 export const SUBDOMAIN_TAKEN = 'This username is not available.';
@@ -17,7 +18,7 @@ export const subdomainSchema = z.object({
 
 export function useSubdomainAvailability(name: string) {
   return useQuery({
-    queryKey: ['subdomains', name],
+    queryKey: onboardingKeys.subdomain(name),
     queryFn: () => api.get<{ available: boolean }>(`/subdomains/${encodeURIComponent(name)}`),
     enabled: subdomainSchema.safeParse({ subdomain: name }).success,
     staleTime: 30_000,

@@ -1,12 +1,9 @@
+import type { PartnerStatus } from './get-status';
+
 export const LAST_STEP = 6;
 
 /** The answer of the status checks (GET /partner/status). */
-export type OnboardingStatus = {
-  subdomain_done: boolean;
-  branding_done: boolean;
-  smtp_done: boolean;
-  onboarding_step: number;
-};
+export type OnboardingStatus = PartnerStatus;
 
 /**
  * The step the wizard opens on (spec part 1 "Onboarding wizard"): no session

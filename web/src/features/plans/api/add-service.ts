@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { api } from '@/lib/api-client';
 import { rupeeField } from '@/lib/money';
 import type { PlanType } from './plan-types';
+import { plansKeys } from './keys';
 
 /** Add New Service (Plans) with the five messages of spec part 2, §5. */
 export const addServiceSchema = z.object({
@@ -21,6 +22,6 @@ export function useAddService() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: addService,
-    onSuccess: (r) => qc.invalidateQueries({ queryKey: ['plans', r.plan, 'prices'] }),
+    onSuccess: (r) => qc.invalidateQueries({ queryKey: plansKeys.slab(r.plan) }),
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { ClientPlan } from './get-client-plan';
+import { plansKeys } from './keys';
 import type { PlanType } from './plan-types';
 
 /** Client details, Settings: Change Plan. */
@@ -11,9 +12,7 @@ export function useChangeClientPlan(clientId: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: changeClientPlan,
-    onSuccess: () => {
-      qc.invalidateQueries({ queryKey: ['clients', clientId] });
-      qc.invalidateQueries({ queryKey: ['clients', 'list'] });
-    },
+    // The clients feature's copies (header, list) are refreshed by the caller's onChanged.
+    onSuccess: () => qc.invalidateQueries({ queryKey: plansKeys.client(clientId) }),
   });
 }

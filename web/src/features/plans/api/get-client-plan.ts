@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { PlanType } from './plan-types';
+import { plansKeys } from './keys';
 
 /** One API with what the client pays and where that price comes from. */
 export type ClientPlanItem = {
@@ -24,7 +25,7 @@ export type ClientPlan = {
 /** Client details, Plan Details. */
 export const clientPlanQueryOptions = (clientId: number) =>
   queryOptions({
-    queryKey: ['clients', clientId, 'plan'],
+    queryKey: plansKeys.clientPlan(clientId),
     queryFn: () => api.get<ClientPlan>(`/superadmin/clients/${clientId}/plan`),
   });
 

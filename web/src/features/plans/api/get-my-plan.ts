@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { PlanType } from './plan-types';
+import { plansKeys } from './keys';
 
 export type MyPlanItem = { api_id: number; service: string; category: string; name: string; pid: string; price_paise: number };
 
@@ -9,7 +10,7 @@ export type MyPlan = { plan: PlanType | null; customised?: boolean; updated_at: 
 
 export const myPlanQueryOptions = () =>
   queryOptions({
-    queryKey: ['partner', 'plan'],
+    queryKey: plansKeys.mine(),
     queryFn: () => api.get<MyPlan>('/partner/plan'),
   });
 

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, type Paged } from '@/lib/api-client';
 import type { PlanType } from './plan-types';
+import { plansKeys } from './keys';
 
 /** One API's price in a slab. */
 export type SlabPrice = {
@@ -16,7 +17,7 @@ export type SlabPrice = {
 
 export const slabPricesQueryOptions = (plan: PlanType, page: number) =>
   queryOptions({
-    queryKey: ['plans', plan, 'prices', { page }],
+    queryKey: plansKeys.slabPage(plan, page),
     queryFn: () => api.get<Paged<SlabPrice>>(`/superadmin/plans/${plan}/prices`, { params: { page } }),
     placeholderData: keepPreviousData,
   });

@@ -4,6 +4,7 @@ import { api } from '@/lib/api-client';
 import { jobState, useJob } from '@/lib/jobs';
 import { rupeeField } from '@/lib/money';
 import type { PlanType } from './plan-types';
+import { plansKeys } from './keys';
 
 export type SlabPriceChange = { service: string; price_paise: number };
 /** One price is applied at once (200); a list runs the bulk_update_prices job (202). */
@@ -30,14 +31,14 @@ export function useSaveSlabPrices(plan: PlanType) {
   const state = jobId ? jobState(job.data) : null;
 
   useEffect(() => {
-    if (state === 'done' || state === 'failed') qc.invalidateQueries({ queryKey: ['plans', plan, 'prices'] });
+    if (state === 'done' || state === 'failed') qc.invalidateQueries({ queryKey: plansKeys.slab(plan) });
   }, [state, plan, qc]);
 
   const mutation = useMutation({
     mutationFn: saveSlabPrices,
     onSuccess: (r) => {
       if ('job_id' in r) setJobId(r.job_id);
-      else qc.invalidateQueries({ queryKey: ['plans', plan, 'prices'] });
+      else qc.invalidateQueries({ queryKey: plansKeys.slab(plan) });
     },
   });
 

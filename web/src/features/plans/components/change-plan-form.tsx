@@ -5,7 +5,14 @@ import { errorMessage } from '@/lib/api-client';
 import { useChangeClientPlan } from '../api/change-client-plan';
 import { PLAN_TYPES, isPlanType, planName, type PlanType } from '../api/plan-types';
 
-export function ChangePlanForm({ clientId, current }: { clientId: number; current: string | null | undefined }) {
+type Props = {
+  clientId: number;
+  current: string | null | undefined;
+  /** After a change: other features showing the client's plan refresh their copies. */
+  onChanged?: () => void;
+};
+
+export function ChangePlanForm({ clientId, current, onChanged }: Props) {
   const [plan, setPlan] = useState<PlanType | ''>(isPlanType(current) ? current : '');
   const change = useChangeClientPlan(clientId);
   const msg = useTimedMessage();
@@ -15,7 +22,16 @@ export function ChangePlanForm({ clientId, current }: { clientId: number; curren
       onSubmit={(e) => {
         e.preventDefault();
         if (!plan) return;
-        change.mutate({ clientId, plan }, { onSuccess: () => msg.success('Plan changed successfully'), onError: (err) => msg.error(errorMessage(err)) });
+        change.mutate(
+          { clientId, plan },
+          {
+            onSuccess: () => {
+              msg.success('Plan changed successfully');
+              onChanged?.();
+            },
+            onError: (err) => msg.error(errorMessage(err)),
+          },
+        );
       }}
     >
       <h3>Change Plan</h3>

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { pricingKeys } from './keys';
 
 /** One API as the API Price tab sees it (prices in paise). */
 export type UserPrice = {
@@ -18,7 +19,7 @@ export type UserPrice = {
 
 export const userPricesQueryOptions = (userId: number) =>
   queryOptions({
-    queryKey: ['users', userId, 'prices'],
+    queryKey: pricingKeys.user(userId),
     queryFn: () => api.get<{ items: UserPrice[] }>(`/partner/users/${userId}/prices`),
   });
 

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rupeeField } from '@/lib/money';
 import type { UserPrice } from './get-user-prices';
+import { pricingKeys } from './keys';
 
 export type PriceChange = { service: string; price_paise: number };
 
@@ -42,6 +43,6 @@ export function useSaveUserPrices(userId: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: saveUserPrices,
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['users', userId, 'prices'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: pricingKeys.user(userId) }),
   });
 }

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, type Paged } from '@/lib/api-client';
+import { transactionsKeys } from './keys';
 
 export type TransactionKind = 'api' | 'product';
 
@@ -24,7 +25,7 @@ export type Transaction = {
 /** User Detail, API Transactions / Product Transactions: 50 per page, newest first. */
 export const userTransactionsQueryOptions = (userId: number, kind: TransactionKind, page: number) =>
   queryOptions({
-    queryKey: ['users', userId, `${kind}-transactions`, { page }],
+    queryKey: transactionsKeys.userPage(userId, kind, page),
     queryFn: () => api.get<Paged<Transaction>>(`/partner/users/${userId}/${kind}-transactions`, { params: { page, per_page: 50 } }),
     placeholderData: keepPreviousData,
   });

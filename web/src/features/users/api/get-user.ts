@@ -1,11 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { User } from './types';
+import { usersKeys } from './keys';
 
 /** One user with the address lines (User Detail header). */
 export const userQueryOptions = (id: number) =>
   queryOptions({
-    queryKey: ['users', id],
+    queryKey: usersKeys.detail(id),
     queryFn: () => api.get<User>(`/partner/users/${id}`),
   });
 

@@ -1,11 +1,12 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, type Paged } from '@/lib/api-client';
 import type { User } from './types';
+import { usersKeys } from './keys';
 
 /** User Accounts: the partner's users, newest first, in the server's page size. */
 export const usersQueryOptions = (page: number) =>
   queryOptions({
-    queryKey: ['users', 'list', { page }],
+    queryKey: usersKeys.list(page),
     queryFn: () => api.get<Paged<User>>('/partner/users', { params: { page } }),
     placeholderData: keepPreviousData,
   });

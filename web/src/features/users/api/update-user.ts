@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { storeSelectedUser } from './selected-user';
 import type { User } from './types';
+import { usersKeys } from './keys';
 
 export type UserFlags = { is_active?: boolean; full_access?: boolean };
 
@@ -16,8 +17,8 @@ export function useUpdateUser() {
     onSuccess: (user) => {
       // The stored user detail follows the change (spec part 1 §4).
       storeSelectedUser(user);
-      qc.setQueryData(['users', user.id], user);
-      qc.invalidateQueries({ queryKey: ['users', 'list'] });
+      qc.setQueryData(usersKeys.detail(user.id), user);
+      qc.invalidateQueries({ queryKey: usersKeys.lists() });
     },
   });
 }

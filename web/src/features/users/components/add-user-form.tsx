@@ -9,6 +9,7 @@ import { PasswordInput } from '@/components/ui/password-input';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { useZodForm, type FieldErrors } from '@/lib/form';
 import { createUser, createUserSchema, type CreateUserInput } from '../api/create-user';
+import { usersKeys } from '../api/keys';
 
 export const VALIDATION_MS = 10_000;
 
@@ -34,8 +35,8 @@ export function AddUserForm() {
       onSuccess: () => {
         form.reset();
         setCreated(true);
-        queryClient.invalidateQueries({ queryKey: ['users'] });
-        queryClient.invalidateQueries({ queryKey: ['partner'] });
+        // The lists and the dashboard's user count.
+        queryClient.invalidateQueries({ queryKey: usersKeys.all });
       },
       onError: (err) => {
         if (err instanceof ApiError && err.fields) setErrors(err.fields as FieldErrors<CreateUserInput>);

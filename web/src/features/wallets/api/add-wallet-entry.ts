@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { api } from '@/lib/api-client';
 import { rupeeField } from '@/lib/money';
 import { ownerPath, type EntryType, type WalletKind, type WalletOwner } from './types';
+import { walletsKeys } from './keys';
 
 /** The amount typed in rupees; sent as integer paise. */
 export const walletEntrySchema = z.object({
@@ -34,9 +35,9 @@ export function useAddWalletEntry(owner: WalletOwner) {
   return useMutation({
     mutationFn: addWalletEntry,
     onSuccess: () => {
-      qc.invalidateQueries({ queryKey: ['wallets', owner.scope, owner.id] });
-      qc.invalidateQueries({ queryKey: ['wallet-entries', owner.scope, owner.id] });
-      if (owner.scope === 'client') qc.invalidateQueries({ queryKey: ['wallet-entries', 'all'] });
+      qc.invalidateQueries({ queryKey: walletsKeys.ownerBalances(owner) });
+      qc.invalidateQueries({ queryKey: walletsKeys.ownerEntries(owner) });
+      if (owner.scope === 'client') qc.invalidateQueries({ queryKey: walletsKeys.allEntries() });
     },
   });
 }

@@ -1,11 +1,12 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, type Paged } from '@/lib/api-client';
 import type { WalletEntry } from './types';
+import { walletsKeys } from './keys';
 
 /** Every partner wallet's movements (super admin, Wallet Transactions), with the partner's id. */
 export const allWalletTransactionsQueryOptions = (page: number) =>
   queryOptions({
-    queryKey: ['wallet-entries', 'all', { page }],
+    queryKey: walletsKeys.allEntriesPage(page),
     queryFn: () => api.get<Paged<WalletEntry>>('/superadmin/wallet-transactions', { params: { page } }),
     placeholderData: keepPreviousData,
   });

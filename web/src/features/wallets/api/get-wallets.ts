@@ -1,13 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { Balances } from './types';
+import { walletsKeys } from './keys';
 
 export type { Balances as Wallets } from './types';
 
 /** The signed-in partner's own two wallets (top bar). */
 export const partnerWalletsQueryOptions = () =>
   queryOptions({
-    queryKey: ['partner', 'wallets'],
+    queryKey: walletsKeys.myBalances(),
     queryFn: () => api.get<Balances>('/partner/wallets'),
   });
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { api } from '@/lib/api-client';
 import { rupeesToPaise } from '@/lib/money';
 import type { WalletKind, WalletView } from './types';
+import { walletsKeys } from './keys';
 
 /** A threshold in rupees; empty turns the alert off. */
 export const alertSchema = z.object({
@@ -21,6 +22,6 @@ export function useSetLowBalanceAlert() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: setLowBalanceAlert,
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['partner', 'wallets'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: walletsKeys.myBalances() }),
   });
 }

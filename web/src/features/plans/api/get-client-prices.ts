@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, type Paged } from '@/lib/api-client';
+import { plansKeys } from './keys';
 
 /** One customised price of a client (API Pricing). */
 export type CustomPrice = {
@@ -22,7 +23,7 @@ export type CustomPriceList = Paged<CustomPrice> & { categories: string[] };
 /** Client details, API Pricing: 10 per page, filtered by a lower-cased category or 'all'. */
 export const clientPricesQueryOptions = (clientId: number, category: string, page: number) =>
   queryOptions({
-    queryKey: ['clients', clientId, 'prices', { category, page }],
+    queryKey: plansKeys.clientPrices(clientId, category, page),
     queryFn: () =>
       api.get<CustomPriceList>(`/superadmin/clients/${clientId}/prices`, {
         params: { page, per_page: 10, category: category === 'all' ? undefined : category },

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { plansKeys } from './keys';
 
 /** Removes a customised price: the client pays its slab's price again. */
 export const deleteClientPrice = ({ clientId, service }: { clientId: number; service: string }) =>
@@ -9,6 +10,6 @@ export function useDeleteClientPrice(clientId: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: deleteClientPrice,
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['clients', clientId] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: plansKeys.client(clientId) }),
   });
 }

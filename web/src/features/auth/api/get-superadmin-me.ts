@@ -1,11 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { authKeys } from './keys';
 
 export type SuperAdminMe = { email: string };
 
 export const superAdminMeQueryOptions = () =>
   queryOptions({
-    queryKey: ['superadmin', 'me'],
+    queryKey: authKeys.superAdminMe(),
     queryFn: () => api.get<SuperAdminMe>('/superadmin/me'),
     staleTime: 5 * 60_000,
   });

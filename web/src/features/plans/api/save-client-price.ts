@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
 import { rupeeField } from '@/lib/money';
+import { plansKeys } from './keys';
 
 export const clientPriceSchema = z.object({
   service: z.string().trim().min(1, 'Service Name is required'),
@@ -18,6 +19,6 @@ export function useSaveClientPrice(clientId: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: saveClientPrice,
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['clients', clientId] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: plansKeys.client(clientId) }),
   });
 }

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { planCardsKeys } from './keys';
 
 export type PlanFeature = { text: string; highlighted: boolean };
 export type PlanCard = {
@@ -12,13 +13,13 @@ export type PlanCard = {
 };
 export type Billing = 'monthly' | 'yearly';
 
-export const publicPlansQueryOptions = () =>
+export const planCardsQueryOptions = () =>
   queryOptions({
-    queryKey: ['public', 'plans'],
+    queryKey: planCardsKeys.all,
     queryFn: () => api.get<PlanCard[]>('/public/plans', { auth: 'none' }),
     staleTime: 10 * 60_000,
   });
 
-export function usePublicPlans() {
-  return useQuery(publicPlansQueryOptions());
+export function usePlanCards() {
+  return useQuery(planCardsQueryOptions());
 }

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { clientsKeys } from './keys';
 
 /** The super-admin dashboard's four counts (spec part 2 §2.13). */
 export type SuperAdminDashboard = {
@@ -11,7 +12,7 @@ export type SuperAdminDashboard = {
 
 export const superAdminDashboardQueryOptions = () =>
   queryOptions({
-    queryKey: ['superadmin', 'dashboard'],
+    queryKey: clientsKeys.dashboard(),
     queryFn: () => api.get<SuperAdminDashboard>('/superadmin/dashboard'),
   });
 

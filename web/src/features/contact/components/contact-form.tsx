@@ -3,7 +3,7 @@ import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { Field } from '@/components/ui/field';
 import { ApiError } from '@/lib/api-client';
 import { useZodForm } from '@/lib/form';
-import { CONTACT_FAILED, contactSchema, sendContact } from '../api/contact';
+import { CONTACT_FAILED, contactSchema, sendContact } from '../api/send-contact';
 
 export function ContactForm() {
   const form = useZodForm(contactSchema, { name: '', email: '', mobile: '', message: '' });

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { Theme } from '@/lib/theme';
+import { onboardingKeys } from './keys';
 
 export type PartnerMe = {
   id: string;
@@ -23,7 +24,7 @@ export type PartnerMe = {
 
 export const partnerMeQueryOptions = () =>
   queryOptions({
-    queryKey: ['partner', 'me'],
+    queryKey: onboardingKeys.me(),
     queryFn: () => api.get<PartnerMe>('/partner/me'),
     staleTime: 60_000,
   });

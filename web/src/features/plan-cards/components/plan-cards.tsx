@@ -4,7 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { formatRupees } from '@/lib/format';
 import { errorMessage } from '@/lib/api-client';
 import { Spinner } from '@/components/ui/spinner';
-import { usePublicPlans, type Billing, type PlanCard } from '../api/get-public-plans';
+import { usePlanCards, type Billing, type PlanCard } from '../api/get-plan-cards';
 
 export function BillingToggle({ value, onChange }: { value: Billing; onChange: (b: Billing) => void }) {
   return (
@@ -25,7 +25,7 @@ type PlanCardsProps = {
 };
 
 export function PlanCards({ action }: PlanCardsProps) {
-  const plans = usePublicPlans();
+  const plans = usePlanCards();
   const [billing, setBilling] = useState<Billing>('monthly');
 
   return (

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { onboardingKeys } from './keys';
 
 /** The wizard's status checks (spec part 1 "Onboarding wizard"). */
 export type PartnerStatus = {
@@ -12,7 +13,7 @@ export type PartnerStatus = {
 export const getPartnerStatus = () => api.get<PartnerStatus>('/partner/status');
 
 export const partnerStatusQueryOptions = () =>
-  queryOptions({ queryKey: ['partner', 'status'], queryFn: getPartnerStatus });
+  queryOptions({ queryKey: onboardingKeys.status(), queryFn: getPartnerStatus });
 
 export function usePartnerStatus(enabled = true) {
   return useQuery({ ...partnerStatusQueryOptions(), enabled });

@@ -1,0 +1,9 @@
+// Query keys of the users feature (the partner's end users and its dashboard counts): every
+// query and invalidation of it goes through here.
+export const usersKeys = {
+  all: ['users'] as const,
+  lists: () => [...usersKeys.all, 'list'] as const,
+  list: (page: number) => [...usersKeys.lists(), { page }] as const,
+  detail: (id: number) => [...usersKeys.all, 'detail', id] as const,
+  dashboard: () => [...usersKeys.all, 'dashboard'] as const,
+};
