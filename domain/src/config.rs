@@ -176,6 +176,9 @@ pub struct Config {
     pub upstream_timeout: Duration,
     /// Cron expression (with seconds) of the periodic `aggregate_ip_hits` job.
     pub ip_hits_schedule: String,
+    /// Finished jobs (done, or failed for good) are deleted this long after they finished
+    /// (`JOB_RETENTION_HOURS`, default a week), by the hourly `prune_jobs` job.
+    pub job_retention: Duration,
     /// Per-IP requests per minute on the routes people could hammer.
     pub rate_limits: RateLimitConfig,
     /// Reverse proxies whose `X-Forwarded-For` is believed (`TRUSTED_PROXIES`); empty: none,
@@ -305,6 +308,13 @@ impl Config {
             job_retry_base: Duration::from_millis(parsed("JOB_RETRY_BASE_MS", 2_000)?),
             upstream_timeout: Duration::from_millis(parsed("UPSTREAM_TIMEOUT_MS", 15_000)?),
             ip_hits_schedule: cron_expr("IP_HITS_SCHEDULE", "0 * * * * *")?,
+            job_retention: {
+                let hours: u64 = parsed("JOB_RETENTION_HOURS", 168)?;
+                if hours == 0 || hours > 24 * 366 {
+                    return Err(ConfigError { var: "JOB_RETENTION_HOURS", problem: "must be between 1 and 8784".into() });
+                }
+                Duration::from_secs(hours * 3600)
+            },
             rate_limits: {
                 let d = RateLimitConfig::default();
                 RateLimitConfig {

@@ -13,7 +13,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     config::{Config, MailConfig, SmtpConfig},
+    partners,
     queue::Task,
+    tokens::{self, Purpose},
+    users,
     wallets::LowBalance,
 };
 
@@ -153,6 +156,14 @@ pub struct SendMail {
 pub enum Mail {
     /// A message whose text holds nothing secret (the contact form), carried as it is.
     Message(Email),
+    /// The sign-up link; the token is minted into the row reserved by the request
+    /// (`tokens::reserve`), so the link exists only in the mail.
+    VerifyEmail { partner_id: i64, token_id: i64 },
+    /// Forgot password: the account is looked up, and its token issued, when the mail is
+    /// built, so the request answers alike (and as fast) whether or not the account exists.
+    PasswordReset { email: String, user_name: String },
+    /// Add User Manually: the mail to the new end user.
+    AccountCreated { partner_id: i64, user_id: i64 },
     /// The low-balance alert to the partner that owns the wallet.
     LowBalance(LowBalance),
 }
@@ -177,11 +188,35 @@ impl SendMail {
         Self { message_id: format!("{}@kyc-platform", uuid::Uuid::new_v4()), mail, partner_id: None }
     }
 
-    /// The message to send now, or `None` when there is nothing to send any more (the
-    /// partner or the wallet is gone).
-    pub async fn build(&self, conn: &mut sqlx::PgConnection, _config: &Config) -> crate::Result<Option<Email>> {
+    /// Sent through `partner_id`'s own mail server when it has one.
+    pub fn via_partner(self, partner_id: i64) -> Self {
+        Self { partner_id: Some(partner_id), ..self }
+    }
+
+    /// The message to send now, or `None` when there is nothing to send (the account or the
+    /// wallet is gone, or a reset was asked for an account that does not exist). Mints the
+    /// one-time token of a link here, committed before the mail goes out.
+    pub async fn build(&self, conn: &mut sqlx::PgConnection, config: &Config) -> crate::Result<Option<Email>> {
         let built = match &self.mail {
             Mail::Message(e) => Some(e.clone()),
+            Mail::VerifyEmail { partner_id, token_id } => match partners::credentials_by_id(conn, *partner_id).await? {
+                None => None,
+                Some(c) => tokens::mint(conn, *token_id)
+                    .await?
+                    .map(|token| texts::verify_email(&c.email, &c.first_name, &config.public_url, &token)),
+            },
+            Mail::PasswordReset { email, user_name } => match partners::by_email_and_user_name(conn, email, user_name).await? {
+                None => None,
+                Some(c) => {
+                    let token = tokens::issue(conn, Purpose::ResetPassword, c.id, tokens::RESET_PASSWORD_TTL).await?;
+                    Some(texts::reset_password(&c.email, &c.first_name, &c.user_name, &config.public_url, &token))
+                }
+            },
+            Mail::AccountCreated { partner_id, user_id } => match users::get(conn, *partner_id, *user_id).await {
+                Ok(u) => Some(texts::account_created(&u.email, &u.first_name, u.id)),
+                Err(crate::Error::NotFound) => None,
+                Err(e) => return Err(e),
+            },
             Mail::LowBalance(low) => crate::wallets::alert_mail(conn, low).await?,
         };
         Ok(built.map(|mut e| {

@@ -57,3 +57,24 @@ async fn insert(conn: &mut PgConnection, kind: &str, builder: TaskBuilder<Vec<u8
         other => Error::Other(anyhow::anyhow!("job queue: {other}")),
     })
 }
+
+/// Deletes the jobs that finished (done, or failed with no attempt left) more than `retention`
+/// ago, with their owner rows, and returns how many it deleted. Queued, running and retrying
+/// jobs stay, however old.
+pub async fn prune(conn: &mut PgConnection, retention: std::time::Duration) -> Result<u64> {
+    let n: i64 = sqlx::query_scalar(
+        "WITH gone AS (
+             DELETE FROM apalis.jobs
+              WHERE (status IN ('Done', 'Killed') OR (status = 'Failed' AND attempts >= max_attempts))
+                AND done_at < now() - $1 * interval '1 second'
+          RETURNING id
+         ), owners AS (
+             DELETE FROM job_owners WHERE job_id IN (SELECT id FROM gone)
+         )
+         SELECT count(*) FROM gone",
+    )
+    .bind(retention.as_secs_f64())
+    .fetch_one(conn)
+    .await?;
+    Ok(n as u64)
+}

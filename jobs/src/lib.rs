@@ -7,6 +7,7 @@
 pub mod aggregate_ip_hits;
 pub mod bulk_update_prices;
 pub mod provision_subdomain;
+pub mod prune_jobs;
 pub mod runner;
 pub mod send_mail;
 pub mod state;
@@ -21,6 +22,7 @@ pub use domain::queue::Task;
 pub use aggregate_ip_hits::AggregateIpHits;
 pub use bulk_update_prices::BulkUpdatePrices;
 pub use provision_subdomain::ProvisionSubdomain;
+pub use prune_jobs::PruneJobs;
 pub use send_mail::SendMail;
 
 /// What every handler may use.

@@ -20,3 +20,4 @@ mod jobs;
 mod sessions;
 mod onboarding;
 mod logs;
+mod queue;
