@@ -20,6 +20,8 @@ pub struct ApiError {
     pub code: &'static str,
     pub message: String,
     pub fields: BTreeMap<String, String>,
+    /// Seconds, sent as `Retry-After` (429s).
+    pub retry_after: Option<u64>,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -37,7 +39,7 @@ pub struct ErrorDetail {
 
 impl ApiError {
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        Self { status, code, message: message.into(), fields: BTreeMap::new() }
+        Self { status, code, message: message.into(), fields: BTreeMap::new(), retry_after: None }
     }
     pub fn bad_request(message: impl Into<String>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, "bad_request", message)
@@ -57,9 +59,13 @@ impl ApiError {
     pub fn too_many_requests() -> Self {
         Self::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", "Too many requests, please try again later")
     }
+    /// 429 with `Retry-After: secs`.
+    pub fn too_many_requests_after(secs: u64) -> Self {
+        Self { retry_after: Some(secs.max(1)), ..Self::too_many_requests() }
+    }
     pub fn validation(fields: BTreeMap<String, String>) -> Self {
         let message = fields.values().next().cloned().unwrap_or_else(|| "Validation failed".into());
-        Self { status: StatusCode::UNPROCESSABLE_ENTITY, code: "validation_failed", message, fields }
+        Self { status: StatusCode::UNPROCESSABLE_ENTITY, code: "validation_failed", message, fields, retry_after: None }
     }
     pub fn field(field: &str, message: impl Into<String>) -> Self {
         Self::validation(BTreeMap::from([(field.to_owned(), message.into())]))
@@ -73,7 +79,11 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = ErrorBody { error: ErrorDetail { code: self.code.to_owned(), message: self.message, fields: self.fields } };
-        (self.status, Json(body)).into_response()
+        let mut res = (self.status, Json(body)).into_response();
+        if let Some(secs) = self.retry_after {
+            res.headers_mut().insert(http::header::RETRY_AFTER, http::HeaderValue::from(secs));
+        }
+        res
     }
 }
 

@@ -14,7 +14,7 @@ use std::{
 
 use axum::{
     extract::FromRequestParts,
-    http::{HeaderValue, request::Parts},
+    http::request::Parts,
     response::{IntoResponse, Response},
 };
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter, clock::{Clock, DefaultClock}};
@@ -71,11 +71,7 @@ impl From<&domain::config::RateLimitConfig> for RateLimits {
 }
 
 fn too_many(wait_secs: u64) -> Response {
-    let mut res = ApiError::too_many_requests().into_response();
-    if let Ok(v) = HeaderValue::from_str(&wait_secs.to_string()) {
-        res.headers_mut().insert(http::header::RETRY_AFTER, v);
-    }
-    res
+    ApiError::too_many_requests_after(wait_secs).into_response()
 }
 
 macro_rules! limit_extractor {

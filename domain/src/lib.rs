@@ -25,6 +25,7 @@ pub mod pricing;
 pub mod queue;
 pub mod seed;
 pub mod sessions;
+pub mod sign_in_attempts;
 pub mod storage;
 pub mod subdomains;
 pub mod superadmins;

@@ -12,7 +12,7 @@ use domain::{
     mail::{Mail, SendMail},
     onboarding,
     partners::{self, EMAIL_TAKEN, USER_NAME_TAKEN},
-    superadmins,
+    sign_in_attempts, superadmins,
     tokens::{self, Purpose},
 };
 use serde::{Deserialize, Serialize};
@@ -228,7 +228,8 @@ fn required_credentials(req: &LoginRequest) -> ApiResult<()> {
 }
 
 /// Partner sign-in. Every attempt uses up its captcha (fetch a new one after a failure). 401 is
-/// the same for an unknown e-mail and a wrong password; 403 for an unverified e-mail (a new
+/// the same for an unknown e-mail and a wrong password; 429 after 10 attempts on one account in
+/// 15 minutes, from whatever addresses, until the window ends or a sign-in succeeds; 403 for an unverified e-mail (a new
 /// link is mailed if the last is over 10 minutes old) or an inactive partner.
 #[utoipa::path(post, path = "/api/v1/partner/login", tag = "auth", request_body = LoginRequest,
     responses((status = 200, body = SessionResponse), (status = 401, body = crate::error::ErrorBody),
@@ -238,10 +239,15 @@ pub async fn login(_: SignInLimit, State(state): State<AppState>, Json(req): Jso
     required_credentials(&req)?;
     captcha::verify(&state.pool, &state.config, &req.captcha).await?;
     let mut conn = state.pool.acquire().await?;
+    let account = sign_in_attempts::account_key("partner", &req.email);
+    if let Some(wait) = sign_in_attempts::attempt(&mut conn, &account).await? {
+        return Err(ApiError::too_many_requests_after(wait));
+    }
     let found = partners::credentials_by_email(&mut conn, &req.email).await?;
     if !partners::password_matches(&req.password, found.as_ref().map(|c| c.password_hash.as_str())) {
         return Err(ApiError::unauthorized(BAD_CREDENTIALS));
     }
+    sign_in_attempts::succeeded(&mut conn, &account).await?;
     let c = found.expect("a password matched");
     if c.email_verified_at.is_none() {
         let last = tokens::last_issued_secs_ago(&mut conn, Purpose::VerifyEmail, c.id).await?;
@@ -382,13 +388,18 @@ pub struct SuperAdminSession {
 pub async fn superadmin_login(_: SignInLimit, State(state): State<AppState>, Json(req): Json<LoginRequest>) -> ApiResult<Json<SuperAdminSession>> {
     required_credentials(&req)?;
     captcha::verify(&state.pool, &state.config, &req.captcha).await?;
+    let mut conn = state.pool.acquire().await?;
+    let account = sign_in_attempts::account_key("superadmin", &req.email);
+    if let Some(wait) = sign_in_attempts::attempt(&mut conn, &account).await? {
+        return Err(ApiError::too_many_requests_after(wait));
+    }
     let found = superadmins::credentials_by_email(&state.pool, &req.email).await?;
     if !partners::password_matches(&req.password, found.as_ref().map(|(_, _, h)| h.as_str())) {
         return Err(ApiError::unauthorized(BAD_CREDENTIALS));
     }
+    sign_in_attempts::succeeded(&mut conn, &account).await?;
     let (id, email, _) = found.expect("a password matched");
     let claims = Claims { sub: id, role: Role::Superadmin, user_name: None, subdomain: None, email: Some(email.clone()), exp: 0, iat: 0, sid: uuid::Uuid::nil() };
-    let mut conn = state.pool.acquire().await?;
     let token = state.start_session(&mut conn, claims).await?;
     Ok(Json(SuperAdminSession { token, email }))
 }

@@ -5,11 +5,12 @@ use serde_json::json;
 
 use crate::{auth_fixtures::post_as, common::TestApp};
 
-/// Wrong sign-ins, each naming a fresh address in front of the one the proxy appended.
+/// Wrong sign-ins from the clients `xff` names, each on an account of its own (so only the
+/// per-address limit is at work, not the per-account one).
 async fn wrong_sign_ins(app: &TestApp, n: usize, xff: impl Fn(usize) -> String) -> Vec<u16> {
-    let body = json!({"email": "nobody@partner.test", "password": "Wrong-pass1", "captcha": null});
     let mut statuses = vec![];
     for i in 0..n {
+        let body = json!({"email": format!("nobody{}@partner.test", uuid::Uuid::new_v4()), "password": "Wrong-pass1", "captcha": null});
         let (s, _) = post_as(app, &xff(i), "/api/v1/partner/login", &body, None).await;
         statuses.push(s);
     }

@@ -18,6 +18,7 @@ mod auth_fixtures;
 mod client_ip;
 mod jobs;
 mod sessions;
+mod sign_in_attempts;
 mod onboarding;
 mod logs;
 mod queue;
