@@ -57,7 +57,7 @@ pub async fn enqueue<J: Job>(conn: &mut PgConnection, job: &J) -> Result<String,
 
 /// Enqueues `job` unless a job of the same kind with the same key exists: `Ok(None)` then.
 pub async fn enqueue_once<J: Job>(conn: &mut PgConnection, job: &J, key: &str) -> Result<Option<String>, EnqueueError> {
-    Ok(queue::push(conn, job, Some(key)).await?)
+    queue::push(conn, job, Some(key)).await
 }
 
 /// Enqueue on a pool connection of its own.

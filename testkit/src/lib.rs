@@ -117,12 +117,13 @@ pub fn parse_mail(raw: &str) -> OutboxMail {
             let b = soft.as_bytes();
             let mut i = 0;
             while i < b.len() {
-                if b[i] == b'=' && i + 2 < b.len() {
-                    if let Some(v) = std::str::from_utf8(&b[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                        bytes.push(v);
-                        i += 3;
-                        continue;
-                    }
+                if b[i] == b'='
+                    && i + 2 < b.len()
+                    && let Some(v) = std::str::from_utf8(&b[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok())
+                {
+                    bytes.push(v);
+                    i += 3;
+                    continue;
                 }
                 bytes.push(b[i]);
                 i += 1;

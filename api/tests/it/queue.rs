@@ -167,7 +167,7 @@ async fn finished_jobs_are_pruned_after_the_retention() {
     set(&ids[2], "UPDATE apalis.jobs SET status = 'Failed', attempts = 1, done_at = now() - interval '2 hours', run_at = now() + interval '1 hour' WHERE id = $1").await;
     set(&ids[3], "UPDATE apalis.jobs SET status = 'Failed', attempts = max_attempts, done_at = now() - interval '2 hours' WHERE id = $1").await;
     set(&ids[4], "UPDATE apalis.jobs SET status = 'Pending', attempts = 0, done_at = NULL, run_at = now() + interval '1 hour' WHERE id = $1").await;
-    domain::job_owners::record(&mut *app.db.pool.acquire().await.unwrap(), &ids[0], p.id).await.unwrap();
+    domain::job_owners::record(&mut app.db.pool.acquire().await.unwrap(), &ids[0], p.id).await.unwrap();
 
     let ctx = jobs::JobContext::new(app.db.pool.clone(), app.config.clone()).unwrap();
     let at = chrono::Utc::now();
