@@ -41,6 +41,7 @@ use crate::routes;
         routes::onboarding::get_smtp,
         routes::onboarding::save_smtp,
         routes::onboarding::skip_smtp,
+        routes::onboarding::test_smtp,
         routes::branding::plans,
         routes::branding::public_branding,
         routes::jobs::job_state,

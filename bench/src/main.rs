@@ -3,10 +3,14 @@
 
 use std::process::ExitCode;
 
+mod signin;
+
 /// Every benchmark: its name on the command line, what it measures, and its entry point.
 type Entry = (&'static str, &'static str, fn(Vec<String>) -> anyhow::Result<()>);
 
-const BENCHMARKS: &[Entry] = &[];
+const BENCHMARKS: &[Entry] = &[
+    ("signin", "concurrent sign-ins: their latency, /healthz during the burst, resets (argon2 pool vs async threads)", signin::run),
+];
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);

@@ -94,6 +94,9 @@ pub struct SmtpConfig {
     pub password: Option<String>,
     /// `none` (plain, for local relays), `starttls` or `tls` (implicit TLS).
     pub tls: String,
+    /// The name the server's certificate must carry when `host` is an address pinned after a
+    /// DNS check (a partner's server); `None`: `host` itself.
+    pub tls_name: Option<String>,
 }
 
 impl fmt::Debug for SmtpConfig {
@@ -104,6 +107,7 @@ impl fmt::Debug for SmtpConfig {
             .field("user", &self.user)
             .field("password", &self.password.as_ref().map(|_| "***"))
             .field("tls", &self.tls)
+            .field("tls_name", &self.tls_name)
             .finish()
     }
 }
@@ -181,6 +185,9 @@ pub struct Config {
     pub job_retention: Duration,
     /// Per-IP requests per minute on the routes people could hammer.
     pub rate_limits: RateLimitConfig,
+    /// Lets partners' SMTP hosts resolve to loopback, private, link-local or metadata
+    /// addresses (`PARTNER_SMTP_ALLOW_PRIVATE`, default false): only for a lab or tests.
+    pub partner_smtp_allow_private: bool,
     /// Reverse proxies whose `X-Forwarded-For` is believed (`TRUSTED_PROXIES`); empty: none,
     /// the TCP peer is the client.
     pub trusted_proxies: Vec<ipnet::IpNet>,
@@ -258,6 +265,7 @@ impl Config {
                 user: raw("SMTP_USER"),
                 password: raw("SMTP_PASSWORD"),
                 tls: one_of("SMTP_TLS", "starttls", &["none", "starttls", "tls"])?,
+                tls_name: None,
             }),
             _ => MailConfig::Outbox { dir: raw("MAIL_OUTBOX_DIR").unwrap_or_else(|| ".data/outbox".into()).into() },
         };
@@ -325,6 +333,7 @@ impl Config {
                     captcha: per_minute("RATE_LIMIT_CAPTCHA", d.captcha)?,
                 }
             },
+            partner_smtp_allow_private: parsed("PARTNER_SMTP_ALLOW_PRIVATE", false)?,
             trusted_proxies: trusted_proxies(raw("TRUSTED_PROXIES").as_deref().unwrap_or(""))?,
         })
     }

@@ -10,19 +10,6 @@ pub struct ContactForm {
     pub message: String,
 }
 
-/// A plausible address: one @, a dotted domain, no spaces. Delivery is the real check.
-pub fn is_email(s: &str) -> bool {
-    let Some((local, domain)) = s.split_once('@') else { return false };
-    !local.is_empty()
-        && local.len() <= 64
-        && domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && s.len() <= 254
-        && !s.chars().any(|c| c.is_whitespace() || c.is_control())
-        && !domain.contains('@')
-}
-
 impl ContactForm {
     /// Rules of the spec: name, email (an e-mail) and phone required, phone at most 10
     /// characters, message optional.
@@ -32,7 +19,7 @@ impl ContactForm {
         v.check(!name.is_empty(), "name", "Name is required");
         v.check(name.chars().count() <= 100, "name", "Name is too long");
         v.check(!email.is_empty(), "email", "Email is required");
-        v.check(email.is_empty() || is_email(email), "email", "Please enter a valid email");
+        v.check(email.is_empty() || crate::email_address::is_valid(email), "email", crate::email_address::INVALID);
         v.check(!mobile.is_empty(), "mobile", "Phone is required");
         v.check(mobile.chars().count() <= 10, "mobile", "Phone must be at most 10 characters");
         v.check(mobile.chars().all(|c| c.is_ascii_digit()), "mobile", "Phone must contain digits only");

@@ -9,7 +9,51 @@ use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use hmac::{Hmac, Mac};
 use rand::RngCore;
 use sha2::{Digest, Sha256};
+use std::sync::{
+    LazyLock,
+    atomic::{AtomicBool, Ordering},
+};
+use tokio::sync::Semaphore;
 
+/// Argon2 takes tens of milliseconds of CPU by design. Run on the async threads, a burst of
+/// sign-ins stalls every other request on them (the outside test saw `/healthz` take 1.8 s and
+/// connections reset). So the api hashes and verifies through `hash_password_pooled` and
+/// `verify_password_pooled`: on tokio's blocking threads, at most one per core at a time, so a
+/// burst queues (asynchronously) instead of taking the cores from everything else.
+static HASHING: LazyLock<Semaphore> =
+    LazyLock::new(|| Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get())));
+
+/// Bench only (`cargo run -p bench -- signin`): the old way, on the calling async thread, to
+/// measure the reference in the same run.
+static ON_ASYNC_THREADS: AtomicBool = AtomicBool::new(false);
+
+/// See `ON_ASYNC_THREADS`. Nothing but the benchmark calls this.
+pub fn hash_on_async_threads_for_bench(on: bool) {
+    ON_ASYNC_THREADS.store(on, Ordering::Relaxed);
+}
+
+async fn off_the_async_threads<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    if ON_ASYNC_THREADS.load(Ordering::Relaxed) {
+        return Some(work());
+    }
+    let _permit = HASHING.acquire().await.ok()?;
+    tokio::task::spawn_blocking(work).await.ok()
+}
+
+/// `hash_password` on the bounded blocking pool. Never call it inside an open transaction: the
+/// wait for a permit would hold the connection and its locks.
+pub async fn hash_password_pooled(password: &str) -> anyhow::Result<String> {
+    let password = password.to_owned();
+    off_the_async_threads(move || hash_password(&password)).await.unwrap_or_else(|| Err(anyhow::anyhow!("hashing a password: the task failed")))
+}
+
+/// `verify_password` on the bounded blocking pool (see `hash_password_pooled`).
+pub async fn verify_password_pooled(password: &str, hash: &str) -> bool {
+    let (password, hash) = (password.to_owned(), hash.to_owned());
+    off_the_async_threads(move || verify_password(&password, &hash)).await.unwrap_or(false)
+}
+
+/// Blocking; in async code use `hash_password_pooled`.
 pub fn hash_password(password: &str) -> anyhow::Result<String> {
     let salt = SaltString::generate(&mut OsRng);
     Argon2::default()
@@ -18,7 +62,8 @@ pub fn hash_password(password: &str) -> anyhow::Result<String> {
         .map_err(|e| anyhow::anyhow!("hashing a password: {e}"))
 }
 
-/// False for a wrong password and for a malformed stored hash alike.
+/// False for a wrong password and for a malformed stored hash alike. Blocking; in async code
+/// use `verify_password_pooled`.
 pub fn verify_password(password: &str, hash: &str) -> bool {
     PasswordHash::new(hash)
         .map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
@@ -98,6 +143,43 @@ pub fn mask(secret: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn hashing_runs_off_the_async_thread_at_most_one_per_core() {
+        use std::sync::{Arc, atomic::AtomicUsize};
+        let caller = std::thread::current().id();
+        let (running, peak) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let tasks: Vec<_> = (0..12)
+            .map(|_| {
+                let (running, peak) = (running.clone(), peak.clone());
+                tokio::spawn(off_the_async_threads(move || {
+                    peak.fetch_max(running.fetch_add(1, Ordering::SeqCst) + 1, Ordering::SeqCst);
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                    running.fetch_sub(1, Ordering::SeqCst);
+                    std::thread::current().id()
+                }))
+            })
+            .collect();
+        // While they run, this (only) async thread is free: a timer fires on time.
+        let t = std::time::Instant::now();
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        assert!(t.elapsed() < std::time::Duration::from_millis(150), "the async thread was blocked for {:?}", t.elapsed());
+        for task in tasks {
+            assert_ne!(task.await.unwrap().unwrap(), caller, "argon2 ran on the async thread");
+        }
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let peak = peak.load(Ordering::SeqCst);
+        assert!((1..=cores).contains(&peak), "{peak} hashes at once on {cores} cores");
+    }
+
+    #[tokio::test]
+    async fn pooled_hash_and_verify_agree_with_the_blocking_ones() {
+        let h = hash_password_pooled("S3cret-pass").await.unwrap();
+        assert!(verify_password("S3cret-pass", &h));
+        assert!(verify_password_pooled("S3cret-pass", &h).await);
+        assert!(!verify_password_pooled("wrong", &h).await);
+        assert!(!verify_password_pooled("S3cret-pass", "not a hash").await);
+    }
 
     #[test]
     fn password_round_trip() {

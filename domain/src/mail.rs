@@ -253,10 +253,23 @@ impl From<SendMailWire> for SendMail {
 }
 
 pub fn smtp_transport(c: &SmtpConfig) -> anyhow::Result<AsyncSmtpTransport<Tokio1Executor>> {
-    let mut b = match c.tls.as_str() {
-        "tls" => AsyncSmtpTransport::<Tokio1Executor>::relay(&c.host)?,
-        "starttls" => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&c.host)?,
-        _ => AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&c.host),
+    use lettre::transport::smtp::client::{Tls, TlsParameters};
+    let mut b = match &c.tls_name {
+        // Connect to the checked address, verify the certificate against the host's name: a
+        // second DNS answer cannot move the connection anywhere else.
+        Some(name) => {
+            let b = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&c.host);
+            match c.tls.as_str() {
+                "tls" => b.tls(Tls::Wrapper(TlsParameters::new(name.clone())?)),
+                "starttls" => b.tls(Tls::Required(TlsParameters::new(name.clone())?)),
+                _ => b,
+            }
+        }
+        None => match c.tls.as_str() {
+            "tls" => AsyncSmtpTransport::<Tokio1Executor>::relay(&c.host)?,
+            "starttls" => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&c.host)?,
+            _ => AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&c.host),
+        },
     }
     .port(c.port)
     .timeout(Some(std::time::Duration::from_secs(30)));

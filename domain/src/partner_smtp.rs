@@ -1,6 +1,16 @@
 //! A partner's own outgoing mail server (wizard step 5, My Account). The password is sealed with
 //! AES-256-GCM (`ENCRYPTION_KEY`) before it reaches the database, opened only by the mail job
 //! at send time, and shown to people masked, never in clear.
+//!
+//! The password must not be redirectable: changing the host, port or user needs the password
+//! again, and a host that resolves to a loopback, private, link-local or metadata address is
+//! refused (unless `PARTNER_SMTP_ALLOW_PRIVATE`), when saved and again right before the
+//! worker connects, to the very address it checked (DNS answers can change in between).
+
+use std::{
+    sync::atomic::{AtomicBool, Ordering},
+    time::Duration,
+};
 
 use serde::Serialize;
 use sqlx::PgConnection;
@@ -58,7 +68,14 @@ impl SmtpForm {
         v.check(crate::partners::is_plain_text(user), "user", "User contains invalid characters");
         v.check(password.chars().count() <= 256, "password", "Password is too long");
         v.check(!from.is_empty(), "from", "From is required");
-        v.check(from.is_empty() || from.parse::<lettre::message::Mailbox>().is_ok(), "from", "From must be an email address");
+        // `Name <address>` or a bare address; the address passes the platform's one check.
+        let sender = from.parse::<lettre::message::Mailbox>().ok();
+        v.check(
+            from.is_empty()
+                || (crate::email_address::is_plain_line(from) && sender.is_some_and(|mb| crate::email_address::is_valid(mb.email.as_ref()))),
+            "from",
+            "From must be an email address",
+        );
         v.check(!company_name.is_empty(), "company_name", "Company name is required");
         v.check(company_name.chars().count() <= 100, "company_name", "Company name is too long");
         v.check(crate::partners::is_plain_text(company_name), "company_name", "Company name contains invalid characters");
@@ -144,14 +161,19 @@ pub async fn view(conn: &mut PgConnection, partner_id: i64) -> Result<SmtpView> 
     })
 }
 
+pub const PASSWORD_AGAIN: &str = "Enter the password again to change the host, port or user";
+pub const PRIVATE_HOST: &str = "Host must be a public mail server, not a local or private address";
+
 /// Saves the settings and marks the wizard's SMTP step done. A missing password keeps the
-/// stored one; with none stored it is required.
+/// stored one only while host, port and user stay the same: otherwise the stored password
+/// would be sent to a server the partner names now. With none stored it is required.
 #[tracing::instrument(skip_all, fields(partner_id))]
 pub async fn save(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i64, form: &SmtpForm) -> Result<SmtpView> {
     let sealed = match &form.password {
         Some(p) => secrets.seal(p),
         None => match row(conn, partner_id).await? {
-            Some(r) => r.password_enc,
+            Some(r) if r.host == form.host && r.port == i32::from(form.port) && r.username == form.user => r.password_enc,
+            Some(_) => return Err(Error::invalid("password", PASSWORD_AGAIN)),
             None => return Err(Error::invalid("password", "Password is required")),
         },
     };
@@ -182,9 +204,49 @@ pub async fn save(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i64,
 /// The partner's active mail server, password opened, for the mail job. `None` when the
 /// partner has none or switched it off: the platform's mailer is used then.
 pub struct ActiveSmtp {
+    /// `host` is the checked address to connect to; `tls_name` the partner's host name.
     pub transport: SmtpConfig,
     /// `"Company <from@address>"`.
     pub from: String,
+}
+
+/// `PARTNER_SMTP_ALLOW_PRIVATE` for [`active`], whose callers have no configuration at hand;
+/// the worker sets it from its configuration when it starts (`jobs::JobContext::new`).
+static ALLOW_PRIVATE: AtomicBool = AtomicBool::new(false);
+
+pub fn set_allow_private(allow: bool) {
+    ALLOW_PRIVATE.store(allow, Ordering::Relaxed);
+}
+
+/// How long a DNS answer may take when a partner saves (the worker waits longer).
+const SAVE_LOOKUP: Duration = Duration::from_secs(3);
+const SEND_LOOKUP: Duration = Duration::from_secs(10);
+
+/// The save-time check of a partner's host: 422 when it resolves to a non-public address. A
+/// name that does not resolve yet is accepted (the worker checks again before each connection
+/// and fails the job then).
+pub async fn check_host(host: &str, port: u16, allow_private: bool) -> Result<()> {
+    if allow_private {
+        return Ok(());
+    }
+    match crate::public_addr::resolve(host, port, SAVE_LOOKUP).await {
+        Some(addrs) if crate::public_addr::first_non_public(&addrs).is_some() => Err(Error::invalid("host", PRIVATE_HOST)),
+        _ => Ok(()),
+    }
+}
+
+/// Resolves the partner's host now and picks the address to connect to, refusing non-public
+/// ones. The error is for the job's `last_error`: it names the host, never the password.
+pub async fn pin(host: &str, port: u16, allow_private: bool) -> anyhow::Result<std::net::IpAddr> {
+    let addrs = crate::public_addr::resolve(host, port, SEND_LOOKUP)
+        .await
+        .ok_or_else(|| anyhow::anyhow!("the SMTP host {host} could not be resolved"))?;
+    if let Some(ip) = crate::public_addr::first_non_public(&addrs)
+        && !allow_private
+    {
+        anyhow::bail!("the SMTP host {host} resolves to {ip}, a local or private address: refused");
+    }
+    Ok(addrs[0].ip())
 }
 
 pub async fn active(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i64) -> Result<Option<ActiveSmtp>> {
@@ -192,6 +254,20 @@ pub async fn active(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i6
     if !r.active {
         return Ok(None);
     }
+    Ok(Some(connectable(r, secrets, ALLOW_PRIVATE.load(Ordering::Relaxed)).await?))
+}
+
+/// The saved settings whether active or not, for the 'send test mail' job, and the partner's
+/// own address to send the test to. `None` when nothing is saved.
+pub async fn for_test(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i64, allow_private: bool) -> Result<Option<(ActiveSmtp, String)>> {
+    let Some(r) = row(conn, partner_id).await? else { return Ok(None) };
+    let to: String = sqlx::query_scalar("SELECT email::text FROM partners WHERE id = $1").bind(partner_id).fetch_one(&mut *conn).await?;
+    Ok(Some((connectable(r, secrets, allow_private).await?, to)))
+}
+
+async fn connectable(r: Row, secrets: &SecretBox, allow_private: bool) -> Result<ActiveSmtp> {
+    let port = u16::try_from(r.port).map_err(|_| Error::Other(anyhow::anyhow!("stored SMTP port {} out of range", r.port)))?;
+    let ip = pin(&r.host, port, allow_private).await.map_err(Error::Other)?;
     let password = secrets.open(&r.password_enc)?;
     // "Secure" means TLS: implicit on 465 (SMTPS), STARTTLS on any other port.
     let tls = match (r.secure, r.port) {
@@ -203,16 +279,17 @@ pub async fn active(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i6
         Ok(mb) if mb.name.is_none() => lettre::message::Mailbox::new(Some(r.company_name.clone()), mb.email).to_string(),
         _ => r.from_address.clone(),
     };
-    Ok(Some(ActiveSmtp {
+    Ok(ActiveSmtp {
         transport: SmtpConfig {
-            host: r.host,
-            port: r.port as u16,
+            host: ip.to_string(),
+            port,
             user: Some(r.username),
             password: Some(password),
             tls: tls.into(),
+            tls_name: Some(r.host),
         },
         from,
-    }))
+    })
 }
 
 #[cfg(test)]

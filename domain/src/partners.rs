@@ -1,7 +1,6 @@
 //! Partners' identity: sign-up, sign-in, e-mail verification and passwords. The wizard that
 //! follows sign-up is `onboarding`; the branded site is `branding`.
 
-use std::sync::OnceLock;
 
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
@@ -9,7 +8,6 @@ use sqlx::PgConnection;
 use crate::{
     Error, Result,
     audit::{self, Actor},
-    contact::is_email,
     crypto,
     error::Violations,
     wallets::{self, Owner, WalletKind},
@@ -85,7 +83,7 @@ impl SignupForm {
         v.check(last_name.chars().count() <= 100, "last_name", "Last name is too long");
         v.check(is_plain_text(last_name), "last_name", "Last name contains invalid characters");
         v.check(!email.is_empty(), "email", "Email is required");
-        v.check(email.is_empty() || is_email(&email), "email", "Please enter a valid email");
+        v.check(email.is_empty() || crate::email_address::is_valid(&email), "email", crate::email_address::INVALID);
         v.check(!phone_number.is_empty(), "phone_number", "Phone number is required");
         v.check(phone_number.is_empty() || is_phone(phone_number), "phone_number", "Please enter a valid phone number");
         v.check(!user_name.is_empty(), "user_name", "User name is required");
@@ -131,11 +129,12 @@ async fn check_free(conn: &mut PgConnection, email: &str, user_name: &str) -> Re
 }
 
 /// Creates the partner (unverified) and its two wallets on `conn`, which should be the
-/// transaction that also enqueues the verification mail.
+/// transaction that also enqueues the verification mail. `password_hash` is
+/// `crypto::hash_password_pooled(&form.password)`, computed before that transaction began.
 #[tracing::instrument(skip_all)]
-pub async fn create(conn: &mut PgConnection, form: &SignupForm) -> Result<i64> {
+pub async fn create(conn: &mut PgConnection, form: &SignupForm, password_hash: &str) -> Result<i64> {
     check_free(conn, &form.email, &form.user_name).await?;
-    let hash = crypto::hash_password(&form.password)?;
+    let hash = password_hash;
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO partners (first_name, last_name, email, phone_number, user_name, password_hash)
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
@@ -216,13 +215,16 @@ pub async fn is_active(conn: &mut PgConnection, id: i64) -> Result<Option<bool>>
 
 /// Checks a password against a stored hash, or against a dummy hash when there is no account,
 /// so that an unknown e-mail costs as much time as a wrong password (no enumeration by timing).
-pub fn password_matches(password: &str, stored: Option<&str>) -> bool {
-    static DUMMY: OnceLock<String> = OnceLock::new();
+/// On the bounded hashing pool; call it with no transaction open.
+pub async fn password_matches(password: &str, stored: Option<&str>) -> bool {
+    static DUMMY: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
     match stored {
-        Some(hash) => crypto::verify_password(password, hash),
+        Some(hash) => crypto::verify_password_pooled(password, hash).await,
         None => {
-            let dummy = DUMMY.get_or_init(|| crypto::hash_password("dummy-password-for-timing").unwrap_or_default());
-            let _ = crypto::verify_password(password, dummy);
+            let dummy = DUMMY
+                .get_or_init(|| async { crypto::hash_password_pooled("dummy-password-for-timing").await.unwrap_or_default() })
+                .await;
+            let _ = crypto::verify_password_pooled(password, dummy).await;
             false
         }
     }
@@ -236,11 +238,12 @@ pub async fn mark_email_verified(conn: &mut PgConnection, id: i64) -> Result<()>
     Ok(())
 }
 
-/// Sets a new password (already checked against the rule), ends every session of the partner
+/// Sets a new password (already checked against the rule, and hashed with
+/// `crypto::hash_password_pooled` before the transaction), ends every session of the partner
 /// but `keep` (the caller's, on a change), and records who did it.
-#[tracing::instrument(skip(conn, new_password))]
-pub async fn set_password(conn: &mut PgConnection, id: i64, new_password: &str, action: &str, keep: Option<uuid::Uuid>) -> Result<()> {
-    let hash = crypto::hash_password(new_password)?;
+#[tracing::instrument(skip(conn, password_hash))]
+pub async fn set_password(conn: &mut PgConnection, id: i64, password_hash: &str, action: &str, keep: Option<uuid::Uuid>) -> Result<()> {
+    let hash = password_hash;
     let done = sqlx::query("UPDATE partners SET password_hash = $2, updated_at = now() WHERE id = $1")
         .bind(id)
         .bind(hash)

@@ -103,6 +103,31 @@ impl Storage {
         }
     }
 
+    /// Up to `n` bytes from the start of an object; `Error::NotFound` when there is none.
+    pub async fn read_head(&self, key: &str, n: usize) -> Result<Vec<u8>> {
+        match self {
+            Self::Local(l) => l.read_head(key, n).await,
+            Self::S3(s) => s.read_head(key, n).await,
+        }
+    }
+
+    /// Checks an uploaded object before anything uses it (branding, QR, a statement): it must
+    /// exist and start with the magic bytes of a format `purpose` allows. A file that does not
+    /// is removed, and the answer is a 422 on `field`.
+    pub async fn verify_upload(&self, key: &str, purpose: UploadPurpose, field: &str) -> Result<()> {
+        let head = match self.read_head(key, 16).await {
+            Ok(h) => h,
+            Err(Error::NotFound) => return Err(Error::invalid(field, "Please select a file")),
+            Err(e) => return Err(e),
+        };
+        if !purpose.accepts(&head) {
+            tracing::warn!(key, purpose = purpose.as_str(), "uploaded file is not the type it claims; removed");
+            self.delete(key).await?;
+            return Err(Error::invalid(field, purpose.wrong_type_message()));
+        }
+        Ok(())
+    }
+
     pub async fn exists(&self, key: &str) -> Result<bool> {
         match self {
             Self::Local(l) => l.exists(key).await,

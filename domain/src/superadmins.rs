@@ -8,7 +8,7 @@ use crate::crypto;
 /// Running it twice with the same values changes nothing.
 pub async fn upsert(pool: &PgPool, email: &str, password: &str) -> anyhow::Result<i64> {
     let email = email.trim().to_lowercase();
-    anyhow::ensure!(crate::contact::is_email(&email), "SUPERADMIN_EMAIL {email:?} is not an e-mail address");
+    anyhow::ensure!(crate::email_address::is_valid(&email), "SUPERADMIN_EMAIL {email:?} is not an e-mail address");
     anyhow::ensure!(password.len() >= 8, "SUPERADMIN_PASSWORD must be at least 8 characters");
     let existing: Option<(i64, String)> = sqlx::query_as("SELECT id, password_hash FROM super_admins WHERE email = $1")
         .bind(&email)

@@ -95,7 +95,7 @@ impl NewUser {
         v.check(last_name.is_empty() || letters_and_spaces(last_name), "last_name", "No special character & numbers allowed in last name");
         v.check(first_name.len() <= 100 && last_name.len() <= 100, "first_name", "Name is too long");
         v.check(!email.is_empty(), "email", "Email is required");
-        v.check(email.is_empty() || crate::contact::is_email(&email), "email", "Please enter a valid email");
+        v.check(email.is_empty() || crate::email_address::is_valid(&email), "email", crate::email_address::INVALID);
         v.check(!phone_number.is_empty(), "phone_number", "Phone number is required");
         v.check(
             phone_number.is_empty() || phone_number.chars().all(|c| c.is_ascii_digit()),
@@ -117,9 +117,10 @@ impl NewUser {
     }
 }
 
-/// Creates the user and its two wallets in the caller's transaction.
-pub async fn create(conn: &mut PgConnection, partner_id: i64, u: &NewUser) -> Result<i64> {
-    let hash = crate::crypto::hash_password(&u.password)?;
+/// Creates the user and its two wallets in the caller's transaction. `password_hash` is
+/// `crypto::hash_password_pooled(&u.password)`, computed before that transaction began.
+pub async fn create(conn: &mut PgConnection, partner_id: i64, u: &NewUser, password_hash: &str) -> Result<i64> {
+    let hash = password_hash;
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO end_users (partner_id, first_name, last_name, email, phone_number, password_hash, full_access)
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",

@@ -10,6 +10,7 @@ pub mod provision_subdomain;
 pub mod prune_jobs;
 pub mod runner;
 pub mod send_mail;
+pub mod smtp_test;
 pub mod state;
 
 use std::{future::Future, sync::Arc};
@@ -24,6 +25,7 @@ pub use bulk_update_prices::BulkUpdatePrices;
 pub use provision_subdomain::ProvisionSubdomain;
 pub use prune_jobs::PruneJobs;
 pub use send_mail::SendMail;
+pub use smtp_test::SmtpTest;
 
 /// What every handler may use.
 #[derive(Clone)]
@@ -38,6 +40,7 @@ pub struct JobContext {
 impl JobContext {
     pub fn new(pool: PgPool, config: Arc<Config>) -> anyhow::Result<Self> {
         let mailer = Mailer::new(&config.mail, &config.mail_from)?;
+        domain::partner_smtp::set_allow_private(config.partner_smtp_allow_private);
         let storage = domain::storage::Storage::new(&config);
         Ok(Self { pool, config, mailer, storage })
     }

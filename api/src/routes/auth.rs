@@ -8,7 +8,7 @@ use axum::{
     routing::{get, post},
 };
 use domain::{
-    Error, captcha,
+    Error, captcha, crypto,
     mail::{Mail, SendMail},
     onboarding,
     partners::{self, EMAIL_TAKEN, USER_NAME_TAKEN},
@@ -123,8 +123,10 @@ async fn send_verification(conn: &mut sqlx::PgConnection, partner_id: i64) -> Ap
 pub async fn signup(_: SignUpLimit, State(state): State<AppState>, Json(req): Json<SignupRequest>) -> ApiResult<(StatusCode, Json<SignupResponse>)> {
     let form = partners::SignupForm::parse(&req.first_name, &req.last_name, &req.email, &req.phone_number, &req.user_name, &req.password)?;
     captcha::verify(&state.pool, &state.config, &req.captcha).await?;
+    // Hashed before the transaction: waiting for the hashing pool must not hold locks.
+    let hash = crypto::hash_password_pooled(&form.password).await.map_err(ApiError::internal)?;
     let mut tx = state.pool.begin().await?;
-    let id = partners::create(&mut tx, &form).await.map_err(|e| match e {
+    let id = partners::create(&mut tx, &form, &hash).await.map_err(|e| match e {
         Error::Conflict(m) if m == EMAIL_TAKEN => field_conflict("email", m),
         Error::Conflict(m) if m == USER_NAME_TAKEN => field_conflict("user_name", m),
         other => other.into(),
@@ -238,15 +240,20 @@ fn required_credentials(req: &LoginRequest) -> ApiResult<()> {
 pub async fn login(_: SignInLimit, State(state): State<AppState>, Json(req): Json<LoginRequest>) -> ApiResult<Json<SessionResponse>> {
     required_credentials(&req)?;
     captcha::verify(&state.pool, &state.config, &req.captcha).await?;
-    let mut conn = state.pool.acquire().await?;
     let account = sign_in_attempts::account_key("partner", &req.email);
-    if let Some(wait) = sign_in_attempts::attempt(&mut conn, &account).await? {
-        return Err(ApiError::too_many_requests_after(wait));
-    }
-    let found = partners::credentials_by_email(&mut conn, &req.email).await?;
-    if !partners::password_matches(&req.password, found.as_ref().map(|c| c.password_hash.as_str())) {
+    let found = {
+        let mut conn = state.pool.acquire().await?;
+        if let Some(wait) = sign_in_attempts::attempt(&mut conn, &account).await? {
+            return Err(ApiError::too_many_requests_after(wait));
+        }
+        partners::credentials_by_email(&mut conn, &req.email).await?
+    };
+    // No connection is held while the password waits for the hashing pool: a burst of
+    // sign-ins must not take the pool from every other request.
+    if !partners::password_matches(&req.password, found.as_ref().map(|c| c.password_hash.as_str())).await {
         return Err(ApiError::unauthorized(BAD_CREDENTIALS));
     }
+    let mut conn = state.pool.acquire().await?;
     sign_in_attempts::succeeded(&mut conn, &account).await?;
     let c = found.expect("a password matched");
     if c.email_verified_at.is_none() {
@@ -286,6 +293,7 @@ pub async fn forgot_password(
 ) -> ApiResult<(StatusCode, Json<Message>)> {
     let mut v = domain::error::Violations::new();
     v.check(!req.email.trim().is_empty(), "email", "Email is required");
+    v.check(req.email.trim().is_empty() || domain::email_address::is_valid(req.email.trim()), "email", domain::email_address::INVALID);
     v.check(!req.user_name.trim().is_empty(), "user_name", "Username is required");
     v.check(req.email.len() <= 254 && req.user_name.len() <= 100, "email", "Email or username is too long");
     v.into_result()?;
@@ -330,11 +338,12 @@ pub struct ResetPasswordRequest {
     responses((status = 200, body = Message), (status = 400, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn reset_password(State(state): State<AppState>, Json(req): Json<ResetPasswordRequest>) -> ApiResult<Json<Message>> {
     partners::check_new_password(&req.new_password, Some(&req.confirm_new_password))?;
+    let hash = crypto::hash_password_pooled(&req.new_password).await.map_err(ApiError::internal)?;
     let mut tx = state.pool.begin().await?;
     let id = tokens::consume(&mut tx, Purpose::ResetPassword, req.token.trim()).await?.ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
     // Whoever else holds a session of this partner is signed out: a reset is how a partner
     // takes the account back.
-    partners::set_password(&mut tx, id, &req.new_password, "partner.reset_password", None).await?;
+    partners::set_password(&mut tx, id, &hash, "partner.reset_password", None).await?;
     // The mailed link proved the mailbox is the partner's.
     partners::mark_email_verified(&mut tx, id).await?;
     tx.commit().await?;
@@ -363,13 +372,18 @@ pub async fn change_password(auth: PartnerAuth, State(state): State<AppState>, J
         return Err(ApiError::field("current_password", "Current password is required"));
     }
     partners::check_new_password(&req.new_password, req.confirm_new_password.as_deref())?;
-    let mut tx = state.pool.begin().await?;
-    let c = partners::credentials_by_id(&mut tx, auth.partner_id).await?.ok_or_else(ApiError::not_found)?;
-    if req.current_password.chars().count() > 256 || !partners::password_matches(&req.current_password, Some(&c.password_hash)) {
+    let c = {
+        let mut conn = state.pool.acquire().await?;
+        partners::credentials_by_id(&mut conn, auth.partner_id).await?.ok_or_else(ApiError::not_found)?
+    };
+    // Both hashes outside any transaction (see `crypto::hash_password_pooled`).
+    if req.current_password.chars().count() > 256 || !partners::password_matches(&req.current_password, Some(&c.password_hash)).await {
         return Err(ApiError::field("current_password", "Current password is incorrect"));
     }
+    let hash = crypto::hash_password_pooled(&req.new_password).await.map_err(ApiError::internal)?;
+    let mut tx = state.pool.begin().await?;
     // Every other session of the partner ends; the caller's own token keeps working.
-    partners::set_password(&mut tx, c.id, &req.new_password, "partner.change_password", Some(auth.claims.sid)).await?;
+    partners::set_password(&mut tx, c.id, &hash, "partner.change_password", Some(auth.claims.sid)).await?;
     tx.commit().await?;
     state.sessions.forget(None);
     Ok(message("Password changed successfully"))
@@ -388,15 +402,18 @@ pub struct SuperAdminSession {
 pub async fn superadmin_login(_: SignInLimit, State(state): State<AppState>, Json(req): Json<LoginRequest>) -> ApiResult<Json<SuperAdminSession>> {
     required_credentials(&req)?;
     captcha::verify(&state.pool, &state.config, &req.captcha).await?;
-    let mut conn = state.pool.acquire().await?;
     let account = sign_in_attempts::account_key("superadmin", &req.email);
-    if let Some(wait) = sign_in_attempts::attempt(&mut conn, &account).await? {
-        return Err(ApiError::too_many_requests_after(wait));
+    {
+        let mut conn = state.pool.acquire().await?;
+        if let Some(wait) = sign_in_attempts::attempt(&mut conn, &account).await? {
+            return Err(ApiError::too_many_requests_after(wait));
+        }
     }
     let found = superadmins::credentials_by_email(&state.pool, &req.email).await?;
-    if !partners::password_matches(&req.password, found.as_ref().map(|(_, _, h)| h.as_str())) {
+    if !partners::password_matches(&req.password, found.as_ref().map(|(_, _, h)| h.as_str())).await {
         return Err(ApiError::unauthorized(BAD_CREDENTIALS));
     }
+    let mut conn = state.pool.acquire().await?;
     sign_in_attempts::succeeded(&mut conn, &account).await?;
     let (id, email, _) = found.expect("a password matched");
     let claims = Claims { sub: id, role: Role::Superadmin, user_name: None, subdomain: None, email: Some(email.clone()), exp: 0, iat: 0, sid: uuid::Uuid::nil() };

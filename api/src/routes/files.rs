@@ -65,11 +65,13 @@ pub async fn download(
 
 /// Uploads a file through a signed PUT link from `POST /api/v1/uploads`. The `Content-Type`
 /// must be the signed one (else 403) and the body no larger than signed (else 413); the file
-/// appears whole or not at all. Answers 200, as S3 does.
+/// appears whole or not at all, and only once: a second PUT to the link is 409. Answers 200,
+/// as S3 does.
 #[utoipa::path(put, path = "/files/{key}", tag = "files",
     params(("key" = String, Path), ("expires" = i64, Query), ("ct" = String, Query), ("max" = u64, Query), ("sig" = String, Query)),
     request_body(content = Vec<u8>, content_type = "application/octet-stream"),
-    responses((status = 200, description = "stored"), (status = 403, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody)))]
+    responses((status = 200, description = "stored"), (status = 403, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody),
+              (status = 413, body = crate::error::ErrorBody)))]
 pub async fn upload(
     State(state): State<AppState>,
     Path(key): Path<String>,
@@ -89,6 +91,11 @@ pub async fn upload(
     if declared.is_some_and(|n| n > grant.max_size) {
         return Err(too_large());
     }
+    // A link works once: refuse at once when its file is already there (and `commit_new`
+    // settles a race between two PUTs of the same link).
+    if store.exists(&key).await? {
+        return Err(domain::Error::Conflict(domain::storage::local::LINK_USED.into()).into());
+    }
     let mut file = store.begin(&key).await?;
     let mut stream = body.into_data_stream();
     while let Some(chunk) = stream.next().await {
@@ -99,7 +106,7 @@ pub async fn upload(
         }
         file.write(&chunk).await?;
     }
-    file.commit().await?;
+    file.commit_new().await?;
     Ok(StatusCode::OK.into_response())
 }
 

@@ -12,6 +12,7 @@ use domain::{
     crypto::SecretBox,
     onboarding::{self, Progress},
     partner_smtp::{self, SmtpForm, SmtpView},
+    storage::UploadPurpose,
     subdomains::{self, Availability},
 };
 use serde::{Deserialize, Serialize};
@@ -34,6 +35,7 @@ pub fn router() -> Router<AppState> {
         .route("/partner/branding", put(save_branding))
         .route("/partner/smtp", get(get_smtp).put(save_smtp))
         .route("/partner/smtp/skip", post(skip_smtp))
+        .route("/partner/smtp/test", post(test_smtp))
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -221,10 +223,9 @@ pub struct BrandingRequest {
 pub async fn save_branding(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<BrandingRequest>) -> ApiResult<Json<Status>> {
     let empty = Theme { primary: String::new(), secondary: String::new(), tertiary: String::new() };
     let form = BrandingForm::parse(auth.partner_id, &req.title, &req.description, &req.logo_key, &req.favicon_key, req.theme.as_ref().unwrap_or(&empty))?;
-    for (field, key) in [("logo_key", &form.logo_key), ("favicon_key", &form.favicon_key)] {
-        if !state.storage.exists(key).await? {
-            return Err(ApiError::field(field, "Please select a file"));
-        }
+    // The stored bytes, not the declared type, decide: a page or a script is removed here.
+    for (field, key, purpose) in [("logo_key", &form.logo_key, UploadPurpose::Logo), ("favicon_key", &form.favicon_key, UploadPurpose::Favicon)] {
+        state.storage.verify_upload(key, purpose, field).await?;
     }
     let mut tx = state.pool.begin().await?;
     branding::save(&mut tx, auth.partner_id, &form).await?;
@@ -267,11 +268,35 @@ pub struct SmtpRequest {
     responses((status = 200, body = SmtpView), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn save_smtp(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<SmtpRequest>) -> ApiResult<Json<SmtpView>> {
     let form = SmtpForm::parse(&req.host, req.port, &req.user, &req.password, &req.from, &req.company_name, req.secure, req.active)?;
+    // DNS before the transaction: a slow answer must not hold a connection open.
+    partner_smtp::check_host(&form.host, form.port, state.config.partner_smtp_allow_private).await?;
     let secrets = SecretBox::new(&state.config.encryption_key);
     let mut tx = state.pool.begin().await?;
     let view = partner_smtp::save(&mut tx, &secrets, auth.partner_id, &form).await?;
     tx.commit().await?;
     Ok(Json(view))
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SmtpTestQueued {
+    pub job_id: String,
+}
+
+/// 'Send test mail': queues one message through the saved settings to the partner's own
+/// address; poll `GET /api/v1/jobs/{job_id}` for `done`, or `failed` with the server's answer
+/// in `last_error` (never the password). 422 when no settings are saved.
+#[utoipa::path(post, path = "/api/v1/partner/smtp/test", tag = "onboarding",
+    responses((status = 202, body = SmtpTestQueued), (status = 401, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+pub async fn test_smtp(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<(StatusCode, Json<SmtpTestQueued>)> {
+    let mut tx = state.pool.begin().await?;
+    if !partner_smtp::view(&mut tx, auth.partner_id).await?.configured {
+        return Err(ApiError::field("host", "Save the SMTP settings first"));
+    }
+    let job_id = jobs::enqueue(&mut tx, &jobs::SmtpTest { partner_id: auth.partner_id }).await?;
+    // The partner polls this job: it must be able to see it, and only it.
+    domain::job_owners::record(&mut tx, &job_id, auth.partner_id).await?;
+    tx.commit().await?;
+    Ok((StatusCode::ACCEPTED, Json(SmtpTestQueued { job_id })))
 }
 
 /// Step 5's Skip: no own mail server; the step counts as done.

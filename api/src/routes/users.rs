@@ -90,8 +90,10 @@ pub struct Created {
     responses((status = 201, body = Created), (status = 409, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn create(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<CreateUser>) -> ApiResult<(StatusCode, Json<Created>)> {
     let new = NewUser::parse(&req.first_name, &req.last_name, &req.email, &req.phone_number, &req.password, req.full_access)?;
+    // Hashed before the transaction: waiting for the hashing pool must not hold locks.
+    let hash = domain::crypto::hash_password_pooled(&new.password).await.map_err(crate::error::ApiError::internal)?;
     let mut tx = state.pool.begin().await?;
-    let id = users::create(&mut tx, auth.partner_id, &new).await?;
+    let id = users::create(&mut tx, auth.partner_id, &new, &hash).await?;
     // From the partner's own mail server when it set one up: the user is the partner's customer.
     let mail = SendMail::of(Mail::AccountCreated { partner_id: auth.partner_id, user_id: id }).via_partner(auth.partner_id);
     let job_id = jobs::enqueue(&mut tx, &mail).await?;

@@ -54,7 +54,7 @@ async fn contact_form_is_delivered_over_smtp() {
     let smtp = testkit::SmtpServer::start().await;
     let port = smtp.port;
     let app = TestApp::spawn_with(|c| {
-        c.mail = MailConfig::Smtp(SmtpConfig { host: "127.0.0.1".into(), port, user: None, password: None, tls: "none".into() })
+        c.mail = MailConfig::Smtp(SmtpConfig { host: "127.0.0.1".into(), port, user: None, password: None, tls: "none".into(), tls_name: None })
     })
     .await;
     let (s, body) = app.post("/api/v1/public/contact", &contact(), None).await;
@@ -74,7 +74,7 @@ async fn a_failed_delivery_is_retried_after_a_backoff() {
     let port = probe.local_addr().unwrap().port();
     drop(probe);
     let app = TestApp::spawn_with(|c| {
-        c.mail = MailConfig::Smtp(SmtpConfig { host: "127.0.0.1".into(), port, user: None, password: None, tls: "none".into() });
+        c.mail = MailConfig::Smtp(SmtpConfig { host: "127.0.0.1".into(), port, user: None, password: None, tls: "none".into(), tls_name: None });
         c.job_retry_base = Duration::from_secs(2);
     })
     .await;

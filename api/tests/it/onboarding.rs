@@ -173,7 +173,8 @@ async fn subdomain_availability_claims_and_409() {
 
 #[tokio::test]
 async fn smtp_password_is_sealed_masked_and_used_for_partner_mail() {
-    let app = TestApp::spawn().await;
+    // The test's SMTP server listens on loopback, which partners may use only with this.
+    let app = TestApp::spawn_with(|c| c.partner_smtp_allow_private = true).await;
     let p = signed_up(&app, "mailer").await;
     let smtp = testkit::SmtpServer::start().await;
     let (s, v) = app.get("/api/v1/partner/smtp", Some(&p.token)).await;

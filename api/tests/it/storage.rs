@@ -43,6 +43,14 @@ async fn s3_presigned_put_and_get() {
     }
     let res = req.send().await.unwrap();
     assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
+    // The link works once: `If-None-Match: *` is signed, so S3 refuses to overwrite.
+    assert!(put.headers.iter().any(|(k, v)| k.eq_ignore_ascii_case("if-none-match") && v == "*"), "{:?}", put.headers);
+    let mut again = http.put(&put.url).body(b"\x89PNG fake image BYTES".to_vec());
+    for (k, v) in &put.headers {
+        again = again.header(k, v);
+    }
+    assert_eq!(again.send().await.unwrap().status(), 412);
+    assert_eq!(store.get_bytes("partners/9/logo/ABCDE_a.png").await.unwrap(), body);
 
     let get = store.presign_get("partners/9/logo/ABCDE_a.png", Duration::from_secs(60)).await.unwrap();
     let res = http.get(&get.url).send().await.unwrap();
@@ -113,7 +121,11 @@ async fn uploads_endpoint_with_s3_storage() {
     assert!(key.starts_with(&format!("partners/{id}/favicon/")) && key.ends_with("_fav_icon.png"), "{key}");
     let url = b["url"].as_str().unwrap();
     assert!(url.starts_with(&server.endpoint), "{url}");
-    let res = app.client.put(url).header("Content-Type", b["headers"]["Content-Type"].as_str().unwrap()).body(file.clone()).send().await.unwrap();
+    let mut req = app.client.put(url).body(file.clone());
+    for (k, v) in b["headers"].as_object().unwrap() {
+        req = req.header(k, v.as_str().unwrap());
+    }
+    let res = req.send().await.unwrap();
     assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
     assert_eq!(app.state.storage.get_bytes(key).await.unwrap(), file);
     // No local store: the /files route has nothing to serve.

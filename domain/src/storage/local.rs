@@ -135,6 +135,18 @@ impl LocalStore {
         }
     }
 
+    pub async fn read_head(&self, key: &str, n: usize) -> Result<Vec<u8>> {
+        use tokio::io::AsyncReadExt;
+        let file = match tokio::fs::File::open(self.path(key)?).await {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Error::NotFound),
+            Err(e) => return Err(io(e)),
+        };
+        let mut head = Vec::with_capacity(n);
+        file.take(n as u64).read_to_end(&mut head).await.map_err(io)?;
+        Ok(head)
+    }
+
     pub async fn exists(&self, key: &str) -> Result<bool> {
         Ok(tokio::fs::metadata(self.path(key)?).await.is_ok_and(|m| m.is_file()))
     }
@@ -183,6 +195,26 @@ impl LocalUpload {
         self.len == 0
     }
 
+    /// Like `commit`, but never replaces a file: an upload link works once. A hard link
+    /// either creates the name or fails because it exists, with no window in between.
+    /// `Error::Conflict` when the key is taken.
+    pub async fn commit_new(mut self) -> Result<()> {
+        let mut file = self.file.take().expect("committed once");
+        file.flush().await.map_err(io)?;
+        file.sync_all().await.map_err(io)?;
+        drop(file);
+        if let Some(parent) = self.target.parent() {
+            tokio::fs::create_dir_all(parent).await.map_err(io)?;
+        }
+        let linked = tokio::fs::hard_link(&self.tmp, &self.target).await;
+        let _ = tokio::fs::remove_file(&self.tmp).await;
+        match linked {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(Error::Conflict(LINK_USED.into())),
+            Err(e) => Err(io(e)),
+        }
+    }
+
     pub async fn commit(mut self) -> Result<()> {
         let mut file = self.file.take().expect("committed once");
         file.flush().await.map_err(io)?;
@@ -202,6 +234,8 @@ impl Drop for LocalUpload {
         }
     }
 }
+
+pub const LINK_USED: &str = "This upload link has already been used";
 
 fn forged() -> Error {
     Error::Forbidden("This link is not valid".into())

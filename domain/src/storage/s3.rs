@@ -69,8 +69,8 @@ impl S3Store {
         &self.bucket
     }
 
-    /// A presigned PUT bound to the content type and the exact length: S3 refuses a body of
-    /// another size or type with 403.
+    /// A presigned PUT bound to the content type, the exact length and `If-None-Match: *`: S3
+    /// refuses a body of another size or type with 403, and a second upload with 412.
     pub async fn presign_put(&self, key: &str, content_type: &str, size: u64, ttl: Duration, now: DateTime<Utc>) -> Result<Presigned> {
         let req = self
             .client
@@ -79,6 +79,9 @@ impl S3Store {
             .key(check_key(key)?)
             .content_type(content_type)
             .content_length(i64::try_from(size).map_err(|_| Error::TooLarge("File size is too large".into()))?)
+            // Signed, so the browser must send it: S3 then refuses a second PUT to the same
+            // key (412), and an upload link works once.
+            .if_none_match("*")
             .presigned(presigning(ttl, now)?)
             .await
             .map_err(|e| other("presigning a PUT", e))?;
@@ -122,6 +125,22 @@ impl S3Store {
         })?;
         let data = out.body.collect().await.map_err(|e| Error::Other(anyhow::anyhow!("reading an S3 object: {e}")))?;
         Ok(data.into_bytes().to_vec())
+    }
+
+    pub async fn read_head(&self, key: &str, n: usize) -> Result<Vec<u8>> {
+        let out = self
+            .client
+            .get_object()
+            .bucket(&self.bucket)
+            .key(check_key(key)?)
+            .range(format!("bytes=0-{}", n.max(1) - 1))
+            .send()
+            .await
+            .map_err(|e| if e.as_service_error().is_some_and(|s| s.is_no_such_key()) { Error::NotFound } else { other("GetObject", e) })?;
+        let data = out.body.collect().await.map_err(|e| Error::Other(anyhow::anyhow!("reading an S3 object: {e}")))?;
+        let mut head = data.into_bytes().to_vec();
+        head.truncate(n);
+        Ok(head)
     }
 
     pub async fn exists(&self, key: &str) -> Result<bool> {

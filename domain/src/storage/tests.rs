@@ -164,3 +164,18 @@ fn upload_rules_follow_the_spec() {
     assert!(UploadPurpose::parse("banner").is_err());
     assert_eq!(UploadPurpose::parse("QR").unwrap(), UploadPurpose::Qr);
 }
+
+#[test]
+fn magic_bytes_decide_what_a_file_is() {
+    let png = b"\x89PNG\r\n\x1a\n....";
+    let jpeg = b"\xff\xd8\xff\xe0..";
+    let pdf = b"%PDF-1.7\n";
+    for p in [UploadPurpose::Logo, UploadPurpose::Favicon, UploadPurpose::Qr] {
+        assert!(p.accepts(png) && p.accepts(jpeg));
+        for bad in [&pdf[..], b"<html>", b"<svg onload=alert(1)>", b"GIF89a", b"", b"\x89PN"] {
+            assert!(!p.accepts(bad), "{p:?} {bad:?}");
+        }
+    }
+    assert!(UploadPurpose::Statement.accepts(pdf));
+    assert!(!UploadPurpose::Statement.accepts(png) && !UploadPurpose::Statement.accepts(b"<html>%PDF-"));
+}

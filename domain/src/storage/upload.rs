@@ -57,6 +57,25 @@ impl UploadPurpose {
         }
     }
 
+    /// Whether a stored file's first bytes are a format this purpose allows: PNG or JPEG for
+    /// images, PDF for statements. The declared type is the browser's word; these bytes are
+    /// what a page will really load (an HTML page or an SVG with a script under an `image/png`
+    /// link must never become a partner's logo).
+    pub fn accepts(self, head: &[u8]) -> bool {
+        const PNG: &[u8] = b"\x89PNG\r\n\x1a\n";
+        const JPEG: &[u8] = b"\xff\xd8\xff";
+        const PDF: &[u8] = b"%PDF-";
+        match self {
+            Self::Statement => head.starts_with(PDF),
+            _ => head.starts_with(PNG) || head.starts_with(JPEG),
+        }
+    }
+
+    /// The message when a stored file is not what it claims: the spec's wrong-type message.
+    pub fn wrong_type_message(self) -> &'static str {
+        self.allowed().2
+    }
+
     fn allowed(self) -> (&'static [&'static str], &'static [&'static str], &'static str) {
         match self {
             Self::Statement => (&["application/pdf"], &["pdf"], "Please select a PDF file"),

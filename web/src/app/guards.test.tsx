@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { partnerJwt, superAdminJwt } from '@/testing/jwt';
 import { setPartnerToken, setSuperAdminToken } from '@/lib/auth';
 import { PartnerGuard, PartnerGuestOnly, SuperAdminGuard, SuperAdminGuestOnly } from './guards';
@@ -14,10 +14,9 @@ const routes: RouteObject[] = [
   { element: <SuperAdminGuard />, children: [{ path: '/superadmin/dashboard', element: page('sa dashboard page') }] },
 ];
 
-const me = (step: number) => mockFetch(() => ({ status: 200, body: { id: 'p1', user_name: 'acme', onboarding_step: step } }));
+const me = (step: number) => mockApi({ 'GET /partner/me': { status: 200, body: { id: 'p1', user_name: 'acme', onboarding_step: step } } });
 
 describe('partner guard', () => {
-  afterEach(() => vi.unstubAllGlobals());
 
   it('sends a signed-out visitor to /auth', async () => {
     const { router } = renderRoutes(routes, '/dashboard');

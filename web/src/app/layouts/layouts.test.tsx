@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { partnerJwt, superAdminJwt } from '@/testing/jwt';
 import { setPartnerToken, setSuperAdminToken } from '@/lib/auth';
 import { AdminLayout } from './admin-layout';
@@ -17,11 +17,9 @@ const me = {
 };
 
 function partnerApi() {
-  return mockFetch((url) => {
-    if (url === '/api/v1/partner/me') return { status: 200, body: me };
-    if (url === '/api/v1/partner/wallets')
-      return { status: 200, body: { api: { balance_paise: 123456789 }, product: { balance_paise: 5000050 } } };
-    return { status: 404 };
+  return mockApi({
+    'GET /partner/me': { status: 200, body: me },
+    'GET /partner/wallets': { status: 200, body: { api: { balance_paise: 123456789 }, product: { balance_paise: 5000050 } } },
   });
 }
 
@@ -35,7 +33,6 @@ const adminRoutes = [
 
 describe('AdminLayout', () => {
   beforeEach(() => setPartnerToken(partnerJwt()));
-  afterEach(() => vi.unstubAllGlobals());
 
   it('shows the spec menu, the logo, both wallets in rupees and the theme', async () => {
     partnerApi();
@@ -86,11 +83,10 @@ describe('AdminLayout', () => {
 });
 
 describe('SuperAdminLayout', () => {
-  afterEach(() => vi.unstubAllGlobals());
 
   it('shows the menu, the page title and the e-mail', async () => {
     setSuperAdminToken(superAdminJwt());
-    mockFetch(() => ({ status: 200, body: { email: 'root@platform.test' } }));
+    mockApi({ 'GET /superadmin/me': { status: 200, body: { email: 'root@platform.test' } } });
     renderRoutes(
       [{ element: <SuperAdminLayout />, children: [{ path: '/superadmin/wallet-transactions', element: <p>list</p> }] }],
       '/superadmin/wallet-transactions',

@@ -1,6 +1,6 @@
 // The frame both consoles share: a sidebar (an overlay menu under 768 px), a
 // top bar with the menu button, and the routed screen.
-import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { MenuIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
@@ -20,8 +20,10 @@ type ShellProps = {
 
 export function Shell({ label, brand, items, logout, topbar, children }: ShellProps) {
   const { pathname } = useLocation();
-  const [menuOpen, setMenuOpen] = useState(false);
-  useEffect(() => setMenuOpen(false), [pathname]);
+  // The mobile menu is open on the page it was opened on: going to another page closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const menuOpen = openOn === pathname;
+  const setMenuOpen = (open: boolean) => setOpenOn(open ? pathname : null);
 
   return (
     <div className={menuOpen ? 'shell menu-open' : 'shell'}>

@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, platformSite, renderRoutes } from '@/testing/test-utils';
 import { RESET_TOKEN_KEY } from '@/features/auth/api/passwords';
 import ResetPasswordAdminPage from './reset-password-admin';
 
@@ -10,12 +10,11 @@ const routes = [
 
 describe('ResetPasswordAdminPage', () => {
   afterEach(() => {
-    vi.unstubAllGlobals();
     sessionStorage.clear();
   });
 
   it('checks the token, keeps it and opens /set-new-password/', async () => {
-    const calls = mockFetch(() => ({ status: 200, body: { user_id: 7, user_name: 'acme' } }));
+    const calls = mockApi({ ...platformSite, 'POST /partner/reset-password/verify': { status: 200, body: { user_id: 7, user_name: 'acme' } } });
     const { router } = renderRoutes(routes, '/reset-password-admin/tok123');
     expect(await screen.findByText('new password form')).toBeInTheDocument();
     expect(calls[0].url).toBe('/api/v1/partner/reset-password/verify');
@@ -25,7 +24,10 @@ describe('ResetPasswordAdminPage', () => {
   });
 
   it("says 'Session expired ! Please try again' when the server answers 400", async () => {
-    mockFetch(() => ({ status: 400, body: { error: { code: 'bad_request', message: 'Session expired ! Please try again' } } }));
+    mockApi({
+      ...platformSite,
+      'POST /partner/reset-password/verify': { status: 400, body: { error: { code: 'bad_request', message: 'Session expired ! Please try again' } } },
+    });
     const { router } = renderRoutes(routes, '/reset-password-admin/old');
     expect(await screen.findByText('Session expired ! Please try again')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/reset-password-admin/old');

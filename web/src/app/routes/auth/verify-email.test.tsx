@@ -1,5 +1,5 @@
 import { act, screen } from '@testing-library/react';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, platformSite, renderRoutes } from '@/testing/test-utils';
 import VerifyEmailPage from './verify-email';
 
 const routes = [
@@ -9,12 +9,11 @@ const routes = [
 
 describe('VerifyEmailPage', () => {
   afterEach(() => {
-    vi.unstubAllGlobals();
     vi.useRealTimers();
   });
 
   it('shows the success sentence and moves on after 2 seconds', async () => {
-    const calls = mockFetch(() => ({ status: 200, body: {} }));
+    const calls = mockApi({ ...platformSite, 'POST /partner/verify-email': { status: 200, body: {} } });
     const { router } = renderRoutes(routes, '/verify-email/tok123');
     expect(screen.getByText('Updating Status')).toBeInTheDocument();
     expect(
@@ -28,7 +27,7 @@ describe('VerifyEmailPage', () => {
   });
 
   it("shows 'Error Updating Status' when the link is bad", async () => {
-    mockFetch(() => ({ status: 400, body: { error: { code: 'bad', message: 'expired' } } }));
+    mockApi({ ...platformSite, 'POST /partner/verify-email': { status: 400, body: { error: { code: 'bad', message: 'expired' } } } });
     renderRoutes(routes, '/verify-email/bad');
     expect(await screen.findByText('Error Updating Status')).toBeInTheDocument();
   });

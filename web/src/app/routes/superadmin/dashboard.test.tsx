@@ -1,16 +1,16 @@
 import { screen } from '@testing-library/react';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import SuperAdminDashboardPage from './dashboard';
 
 describe('SuperAdminDashboardPage', () => {
-  afterEach(() => vi.unstubAllGlobals());
 
   it('shows the four counts with Indian grouping', async () => {
-    mockFetch((url) =>
-      url === '/api/v1/superadmin/dashboard'
-        ? { status: 200, body: { total_users: 1234567, total_transactions: 89, accessed_products: 12, current_credits_paise: 12345678 } }
-        : { status: 404 },
-    );
+    mockApi({
+      'GET /superadmin/dashboard': {
+        status: 200,
+        body: { total_users: 1234567, total_transactions: 89, accessed_products: 12, current_credits_paise: 12345678 },
+      },
+    });
     renderRoutes([{ path: '/superadmin/dashboard', element: <SuperAdminDashboardPage /> }], '/superadmin/dashboard');
     expect(screen.getByText('Total Users')).toBeInTheDocument();
     expect(screen.getByText('Total Transactions')).toBeInTheDocument();

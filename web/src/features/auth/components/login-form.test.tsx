@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { partnerJwt } from '@/testing/jwt';
 import { getPartnerToken } from '@/lib/auth';
 import { LoginForm, afterLoginPath } from './login-form';
@@ -9,13 +9,12 @@ const captcha = { id: 'c1', image: 'data:image/png;base64,AA==' };
 
 function setup(loginStatus: number, loginBody: unknown) {
   let captchas = 0;
-  const calls = mockFetch((url) => {
-    if (url.startsWith('/api/v1/auth/captcha')) {
+  const calls = mockApi({
+    'GET /auth/captcha': () => {
       captchas++;
       return { status: 200, body: { ...captcha, id: `c${captchas}` } };
-    }
-    if (url === '/api/v1/partner/login') return { status: loginStatus, body: loginBody };
-    return { status: 404 };
+    },
+    'POST /partner/login': { status: loginStatus, body: loginBody },
   });
   const checkStatus = vi.fn().mockResolvedValue({ onboarding_step: 6 });
   const utils = renderRoutes(
@@ -30,7 +29,6 @@ function setup(loginStatus: number, loginBody: unknown) {
 }
 
 describe('LoginForm', () => {
-  afterEach(() => vi.unstubAllGlobals());
 
   it('requires email, password and the terms checkbox', async () => {
     setup(200, {});

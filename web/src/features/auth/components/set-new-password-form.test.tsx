@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { RESET_TOKEN_KEY } from '../api/passwords';
 import { SetNewPasswordForm } from './set-new-password-form';
 
@@ -10,7 +10,6 @@ const routes = [
 ];
 
 describe('SetNewPasswordForm', () => {
-  afterEach(() => vi.unstubAllGlobals());
 
   it('says the session expired when there is no token', () => {
     renderRoutes(routes, '/set-new-password/');
@@ -19,7 +18,7 @@ describe('SetNewPasswordForm', () => {
 
   it('says the session expired when the server answers 400', async () => {
     sessionStorage.setItem(RESET_TOKEN_KEY, 'tok');
-    const calls = mockFetch(() => ({ status: 400, body: { error: { code: 'expired', message: 'expired' } } }));
+    const calls = mockApi({ 'POST /partner/reset-password': { status: 400, body: { error: { code: 'expired', message: 'expired' } } } });
     renderRoutes(routes, '/set-new-password/');
     await userEvent.type(screen.getByLabelText('New Password'), 'abcdefgh1');
     await userEvent.type(screen.getByLabelText('Confirm Password'), 'abcdefgh1');
@@ -30,7 +29,7 @@ describe('SetNewPasswordForm', () => {
 
   it('goes to /auth once the password is set', async () => {
     sessionStorage.setItem(RESET_TOKEN_KEY, 'tok');
-    mockFetch(() => ({ status: 200, body: {} }));
+    mockApi({ 'POST /partner/reset-password': { status: 200, body: {} } });
     const { router } = renderRoutes(routes, '/set-new-password/');
     await userEvent.type(screen.getByLabelText('New Password'), 'abcdefgh1');
     await userEvent.type(screen.getByLabelText('Confirm Password'), 'abcdefgh1');

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setSuperAdminToken } from '@/lib/auth';
 import { superAdminJwt } from '@/testing/jwt';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { ApiFormModal } from './api-form-modal';
 
 const RULE = 'please enter response code as object ex: {"key":"value"}';
@@ -26,10 +26,9 @@ async function fillRequired(responseCode: string) {
 
 describe('ApiFormModal', () => {
   beforeEach(() => setSuperAdminToken(superAdminJwt()));
-  afterEach(() => vi.unstubAllGlobals());
 
   it('requires every catalogue field but the parameter names', async () => {
-    const calls = mockFetch(() => ({ status: 500 }));
+    const calls = mockApi({ 'POST /superadmin/apis': { status: 500 } });
     renderRoutes([{ path: '/', element: <ApiFormModal api={null} onClose={() => {}} onDone={() => {}} /> }], '/');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     for (const m of [
@@ -49,7 +48,7 @@ describe('ApiFormModal', () => {
   });
 
   it.each(['not json', '[1, 2]', '"text"', '42', 'null'])('refuses a response code that is not a JSON object: %s', async (rc) => {
-    const calls = mockFetch(() => ({ status: 500 }));
+    const calls = mockApi({ 'POST /superadmin/apis': { status: 500 } });
     renderRoutes([{ path: '/', element: <ApiFormModal api={null} onClose={() => {}} onDone={() => {}} /> }], '/');
     await fillRequired(rc);
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -58,7 +57,7 @@ describe('ApiFormModal', () => {
   });
 
   it('sends the response code as an object and the price in paise', async () => {
-    const calls = mockFetch(() => ({ status: 201, body: {} }));
+    const calls = mockApi({ 'POST /superadmin/apis': { status: 201, body: {} } });
     const onDone = vi.fn();
     renderRoutes([{ path: '/', element: <ApiFormModal api={null} onClose={() => {}} onDone={onDone} /> }], '/');
     await fillRequired('{"key":"value"}');
@@ -75,7 +74,7 @@ describe('ApiFormModal', () => {
   });
 
   it("shows the server's response-code message on its field too", async () => {
-    mockFetch(() => ({ status: 422, body: { error: { code: 'validation_failed', message: 'Check the form', fields: { response_code: RULE } } } }));
+    mockApi({ 'POST /superadmin/apis': { status: 422, body: { error: { code: 'validation_failed', message: 'Check the form', fields: { response_code: RULE } } } } });
     renderRoutes([{ path: '/', element: <ApiFormModal api={null} onClose={() => {}} onDone={() => {}} /> }], '/');
     await fillRequired('{"a":1}');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));

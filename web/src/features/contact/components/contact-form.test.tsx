@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { ContactForm } from './contact-form';
 
 const render = () => renderRoutes([{ path: '/', element: <ContactForm /> }], '/');
@@ -13,7 +13,6 @@ async function fill() {
 }
 
 describe('ContactForm', () => {
-  afterEach(() => vi.unstubAllGlobals());
 
   it('requires name, email and phone but not the message', async () => {
     render();
@@ -25,7 +24,7 @@ describe('ContactForm', () => {
   });
 
   it('keeps the phone to 10 characters and posts the form', async () => {
-    const calls = mockFetch(() => ({ status: 202 }));
+    const calls = mockApi({ 'POST /public/contact': { status: 202 } });
     render();
     await fill();
     expect(await screen.findByText('Success')).toBeInTheDocument();
@@ -34,7 +33,7 @@ describe('ContactForm', () => {
   });
 
   it("says 'Something went wrong, Try again.' when the call fails", async () => {
-    mockFetch(() => ({ status: 502 }));
+    mockApi({ 'POST /public/contact': { status: 502 } });
     render();
     await fill();
     expect(await screen.findByText('Something went wrong, Try again.')).toBeInTheDocument();

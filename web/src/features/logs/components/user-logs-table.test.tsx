@@ -1,14 +1,13 @@
 import { screen } from '@testing-library/react';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { UserLogsTable } from './user-logs-table';
 
 const page = (items: unknown[], total = items.length) => ({ items, page: 1, per_page: 50, total, pages: Math.max(1, Math.ceil(total / 50)) });
 
 describe('UserLogsTable', () => {
-  afterEach(() => vi.unstubAllGlobals());
 
   it('lists API calls with their status codes, 200 green and others red', async () => {
-    const calls = mockFetch(() => ({
+    const calls = mockApi({ 'GET /partner/users/7/api-logs': {
       status: 200,
       body: page(
         [
@@ -17,7 +16,7 @@ describe('UserLogsTable', () => {
         ],
         120,
       ),
-    }));
+    } });
     renderRoutes([{ path: '/', element: <UserLogsTable userId={7} kind="api" /> }], '/');
     expect(await screen.findByText('pan_verification')).toBeInTheDocument();
     for (const h of ['#', 'Date', 'Services', 'Status Code', 'Amount']) expect(screen.getByRole('columnheader', { name: h })).toBeInTheDocument();
@@ -30,7 +29,7 @@ describe('UserLogsTable', () => {
   });
 
   it("shows product logs with a Description column, and 'No logs available' when empty", async () => {
-    mockFetch(() => ({ status: 200, body: page([]) }));
+    mockApi({ 'GET /partner/users/7/product-logs': { status: 200, body: page([]) } });
     renderRoutes([{ path: '/', element: <UserLogsTable userId={7} kind="product" /> }], '/');
     expect(await screen.findByText('No logs available')).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: 'Description' })).toBeInTheDocument();

@@ -1,20 +1,23 @@
+import { File as NodeFile } from 'node:buffer';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { BrandingStep } from './branding-step';
 
-const file = (name: string, bytes: number, type = 'image/png') => new File([new Uint8Array(bytes)], name, { type });
+// Node's File, not jsdom's: the upload hands it to fetch as the body, which reads it as a stream.
+const file = (name: string, bytes: number, type = 'image/png') => new NodeFile([new Uint8Array(bytes)], name, { type });
 
 function setup() {
   const onDone = vi.fn();
-  const calls = mockFetch((url, init) => {
-    if (url === '/api/v1/uploads') {
+  const calls = mockApi({
+    'POST /uploads': ({ init }) => {
       // Like the server: underscores for spaces and a random 5-letter upper-case prefix.
       const body = JSON.parse(String(init.body));
       const key = `k/ABCDE${String(body.file_name).replace(/ /g, '_')}`;
       return { status: 200, body: { key, url: `/files/${key}`, method: 'PUT', headers: {} } };
-    }
-    return { status: 200, body: {} };
+    },
+    'PUT /files/*': { status: 200 },
+    'PUT /partner/branding': { status: 200, body: {} },
   });
   renderRoutes([{ path: '/', element: <BrandingStep userName="acme" onDone={onDone} /> }], '/');
   return { onDone, calls };
@@ -24,7 +27,6 @@ describe('BrandingStep', () => {
   beforeAll(() => {
     URL.createObjectURL = () => 'blob:preview';
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   it('fills the defaults from the user name and the default colours', () => {
     setup();

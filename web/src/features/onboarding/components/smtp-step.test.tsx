@@ -1,13 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { SmtpStep } from './smtp-step';
 
 describe('SmtpStep', () => {
-  afterEach(() => vi.unstubAllGlobals());
 
   it('requires every field and sends the settings with yes/no defaulting to yes', async () => {
-    const calls = mockFetch(() => ({ status: 200, body: {} }));
+    const calls = mockApi({ 'PUT /partner/smtp': { status: 200, body: {} } });
     const onDone = vi.fn();
     renderRoutes([{ path: '/', element: <SmtpStep onDone={onDone} /> }], '/');
     await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
@@ -37,7 +36,7 @@ describe('SmtpStep', () => {
   });
 
   it('Skip moves on without the form', async () => {
-    const calls = mockFetch(() => ({ status: 200, body: {} }));
+    const calls = mockApi({ 'POST /partner/smtp/skip': { status: 200, body: {} } });
     const onDone = vi.fn();
     renderRoutes([{ path: '/', element: <SmtpStep onDone={onDone} /> }], '/');
     await userEvent.click(screen.getByRole('button', { name: 'Skip' }));

@@ -1,18 +1,17 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { SubdomainStep } from './subdomain-step';
 
 function setup(available: boolean) {
   let polls = 0;
-  const calls = mockFetch((url) => {
-    if (url.startsWith('/api/v1/subdomains/')) return { status: 200, body: { available } };
-    if (url === '/api/v1/partner/subdomain') return { status: 202, body: { job_id: 'j1' } };
-    if (url === '/api/v1/jobs/j1') {
+  const calls = mockApi({
+    'GET /subdomains/:name': { status: 200, body: { available } },
+    'PUT /partner/subdomain': { status: 202, body: { job_id: 'j1' } },
+    'GET /jobs/j1': () => {
       polls++;
       return { status: 200, body: { id: 'j1', kind: 'provision_subdomain', status: polls > 1 ? 'done' : 'running', attempts: 1 } };
-    }
-    return { status: 404 };
+    },
   });
   const onDone = vi.fn();
   renderRoutes([{ path: '/', element: <SubdomainStep userName="acme" onDone={onDone} /> }], '/');
@@ -20,7 +19,6 @@ function setup(available: boolean) {
 }
 
 describe('SubdomainStep', () => {
-  afterEach(() => vi.unstubAllGlobals());
 
   it('locks the user name and says when the name is free', async () => {
     setup(true);
@@ -48,9 +46,7 @@ describe('SubdomainStep', () => {
   });
 
   it("says 'Something went wrong, Try again!.' when the check fails", async () => {
-    mockFetch(() => {
-      throw new TypeError('network down');
-    });
+    mockApi({ 'GET /subdomains/:name': { network: true } });
     renderRoutes([{ path: '/', element: <SubdomainStep userName="acme" onDone={vi.fn()} /> }], '/');
     await userEvent.type(screen.getByLabelText('Website name'), 'acme');
     expect(await screen.findByText('Something went wrong, Try again!.')).toBeInTheDocument();

@@ -1,6 +1,6 @@
 // Step 3: the partner's sub-domain. Claiming it starts a provisioning job,
 // which we poll until it settles.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { Field } from '@/components/ui/field';
@@ -31,13 +31,16 @@ export function SubdomainStep({ userName, onDone }: { userName: string; onDone: 
   const claim = useMutation({ mutationFn: claimSubdomain });
 
   const showError = msg.error;
+  // Each job's outcome is acted on once; a failed job stays settled (not pending), so the form
+  // is free again and the next claim starts a new job.
+  const settled = useRef<string | null>(null);
+  const lastError = job.data?.last_error;
   useEffect(() => {
+    if (!jobId || settled.current === jobId || (state !== 'done' && state !== 'failed')) return;
+    settled.current = jobId;
     if (state === 'done') onDone();
-    if (state === 'failed') {
-      showError(job.data?.last_error || GENERIC_ERROR);
-      setJobId(null);
-    }
-  }, [state, job.data, onDone, showError]);
+    else showError(lastError || GENERIC_ERROR);
+  }, [jobId, state, lastError, onDone, showError]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

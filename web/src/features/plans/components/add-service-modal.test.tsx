@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { AddServiceModal } from './add-service-modal';
 
 const services = [
@@ -14,10 +14,9 @@ function renderModal(onAdded = vi.fn()) {
 }
 
 describe('AddServiceModal', () => {
-  afterEach(() => vi.unstubAllGlobals());
 
   it('shows the three required messages without calling the server', async () => {
-    const calls = mockFetch(() => ({ status: 500 }));
+    const calls = mockApi({ 'POST /superadmin/plans/prices': { status: 500 } });
     renderModal();
     await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
     expect(screen.getByText('Plan Type is required')).toBeInTheDocument();
@@ -27,7 +26,7 @@ describe('AddServiceModal', () => {
   });
 
   it('refuses a negative price and a price that is not a number', async () => {
-    const calls = mockFetch(() => ({ status: 500 }));
+    const calls = mockApi({ 'POST /superadmin/plans/prices': { status: 500 } });
     renderModal();
     await userEvent.selectOptions(screen.getByLabelText('Plan Type'), 'premium');
     await userEvent.selectOptions(screen.getByLabelText('Service Name'), 'pan_verification');
@@ -44,7 +43,7 @@ describe('AddServiceModal', () => {
   });
 
   it('sends the price in paise and reports the plan it went to', async () => {
-    const calls = mockFetch(() => ({ status: 201, body: { plan: 'pro', service: 'gstin_verification', price_paise: 1250 } }));
+    const calls = mockApi({ 'POST /superadmin/plans/prices': { status: 201, body: { plan: 'pro', service: 'gstin_verification', price_paise: 1250 } } });
     const onAdded = renderModal();
     await userEvent.selectOptions(screen.getByLabelText('Plan Type'), 'pro');
     await userEvent.selectOptions(screen.getByLabelText('Service Name'), 'gstin_verification');
@@ -56,10 +55,10 @@ describe('AddServiceModal', () => {
   });
 
   it("shows the server's message and field errors", async () => {
-    mockFetch(() => ({
+    mockApi({ 'POST /superadmin/plans/prices': {
       status: 422,
       body: { error: { code: 'validation_failed', message: 'Service Name is required', fields: { service: 'Unknown service: x' } } },
-    }));
+    } });
     renderModal();
     await userEvent.selectOptions(screen.getByLabelText('Plan Type'), 'default');
     await userEvent.selectOptions(screen.getByLabelText('Service Name'), 'pan_verification');

@@ -1,28 +1,27 @@
 import { screen } from '@testing-library/react';
 import { setPartnerToken } from '@/lib/auth';
 import { partnerJwt } from '@/testing/jwt';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { MyPlanView } from './my-plan-view';
 
 describe('MyPlanView', () => {
   beforeEach(() => setPartnerToken(partnerJwt()));
-  afterEach(() => vi.unstubAllGlobals());
 
   it("says 'No plan selected yet' without a plan", async () => {
-    mockFetch(() => ({ status: 200, body: { plan: null, customised: false, updated_at: null, items: [] } }));
+    mockApi({ 'GET /partner/plan': { status: 200, body: { plan: null, customised: false, updated_at: null, items: [] } } });
     renderRoutes([{ path: '/', element: <MyPlanView /> }], '/');
     expect(await screen.findByText('No plan selected yet')).toBeInTheDocument();
   });
 
   it('shows the plan type, last-modified time and the read-only price list in rupees', async () => {
-    mockFetch(() => ({
+    mockApi({ 'GET /partner/plan': {
       status: 200,
       body: {
         plan: 'premium',
         updated_at: '2026-01-15T10:30:00Z',
         items: [{ api_id: 1, service: 'pan', category: 'Identity', name: 'PAN Verification', pid: 'PID1001', price_paise: 123450 }],
       },
-    }));
+    } });
     renderRoutes([{ path: '/', element: <MyPlanView /> }], '/');
     expect(await screen.findByText('Premium')).toBeInTheDocument();
     expect(screen.getByText('Last modified')).toBeInTheDocument();

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setSuperAdminToken } from '@/lib/auth';
 import { superAdminJwt } from '@/testing/jwt';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { SlabPriceTable } from './slab-price-table';
 
 const row = (service: string, name: string, price_paise: number) => ({
@@ -12,10 +12,9 @@ const page = { items: [row('pan', 'PAN Verification', 300), row('gst', 'GSTIN Ve
 
 describe('SlabPriceTable', () => {
   beforeEach(() => setSuperAdminToken(superAdminJwt()));
-  afterEach(() => vi.unstubAllGlobals());
 
   it('edits one row at a time; Save is disabled while the input is empty; cancel drops the edit', async () => {
-    mockFetch(() => ({ status: 200, body: page }));
+    mockApi({ 'GET /superadmin/plans/premium/prices': { status: 200, body: page } });
     renderRoutes([{ path: '/', element: <SlabPriceTable plan="premium" /> }], '/');
     await userEvent.click(await screen.findByRole('button', { name: 'Edit price of PAN Verification' }));
     expect(screen.getByRole('button', { name: 'Edit price of GSTIN Verification' })).toBeDisabled();
@@ -32,12 +31,15 @@ describe('SlabPriceTable', () => {
 
   it('saves the one edited row in paise and shows the new price', async () => {
     let price = 300;
-    const calls = mockFetch((_url, init) => {
-      if (init.method === 'PUT') {
+    const calls = mockApi({
+      'PUT /superadmin/plans/premium/prices': ({ init }) => {
         price = JSON.parse(String(init.body)).prices[0].price_paise;
         return { status: 200, body: { changed: 1 } };
-      }
-      return { status: 200, body: { ...page, items: [row('pan', 'PAN Verification', price), page.items[1]] } };
+      },
+      'GET /superadmin/plans/premium/prices': () => ({
+        status: 200,
+        body: { ...page, items: [row('pan', 'PAN Verification', price), page.items[1]] },
+      }),
     });
     renderRoutes([{ path: '/', element: <SlabPriceTable plan="premium" /> }], '/');
     await userEvent.click(await screen.findByRole('button', { name: 'Edit price of PAN Verification' }));
@@ -57,13 +59,13 @@ describe('SlabPriceTable', () => {
 
   it('polls the job when the server queues the prices (202)', async () => {
     let polls = 0;
-    mockFetch((url, init) => {
-      if (init.method === 'PUT') return { status: 202, body: { job_id: 'j1' } };
-      if (url.startsWith('/api/v1/jobs/j1')) {
+    mockApi({
+      'PUT /superadmin/plans/pro/prices': { status: 202, body: { job_id: 'j1' } },
+      'GET /jobs/j1': () => {
         polls += 1;
         return { status: 200, body: { id: 'j1', kind: 'bulk_update_prices', status: polls > 1 ? 'done' : 'running', attempts: 1, last_error: null, created_at: '', finished_at: null } };
-      }
-      return { status: 200, body: page };
+      },
+      'GET /superadmin/plans/pro/prices': { status: 200, body: page },
     });
     renderRoutes([{ path: '/', element: <SlabPriceTable plan="pro" /> }], '/');
     await userEvent.click(await screen.findByRole('button', { name: 'Edit price of PAN Verification' }));

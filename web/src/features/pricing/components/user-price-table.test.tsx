@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setPartnerToken } from '@/lib/auth';
 import { partnerJwt } from '@/testing/jwt';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { UserPriceTable } from './user-price-table';
 
 const item = (service: string, name: string, user_amount_paise: number) => ({
@@ -12,10 +12,12 @@ const list = { items: [item('pan', 'PAN Verification', 300), item('gst', 'GSTIN 
 
 describe('UserPriceTable', () => {
   beforeEach(() => setPartnerToken(partnerJwt()));
-  afterEach(() => vi.unstubAllGlobals());
 
   it('Save sends only the rows that changed', async () => {
-    const calls = mockFetch((_url, init) => (init.method === 'PUT' ? { status: 200, body: { changed: 1 } } : { status: 200, body: list }));
+    const calls = mockApi({
+      'GET /partner/users/42/prices': { status: 200, body: list },
+      'PUT /partner/users/42/prices': { status: 200, body: { changed: 1 } },
+    });
     renderRoutes([{ path: '/', element: <UserPriceTable userId={42} /> }], '/');
     const pan = await screen.findByRole('spinbutton', { name: 'Change price of PAN Verification' });
     // jsdom drops the intermediate "4." of a number input typed key by key; paste it whole.
@@ -33,7 +35,7 @@ describe('UserPriceTable', () => {
   });
 
   it('keeps the field (and its focus) while typing', async () => {
-    mockFetch(() => ({ status: 200, body: list }));
+    mockApi({ 'GET /partner/users/42/prices': { status: 200, body: list } });
     renderRoutes([{ path: '/', element: <UserPriceTable userId={42} /> }], '/');
     const input = await screen.findByRole('spinbutton', { name: 'Change price of GSTIN Verification' });
     await userEvent.type(input, '125');
@@ -43,7 +45,7 @@ describe('UserPriceTable', () => {
   });
 
   it('sends nothing when nothing changed, and refuses a negative price', async () => {
-    const calls = mockFetch(() => ({ status: 200, body: list }));
+    const calls = mockApi({ 'GET /partner/users/42/prices': { status: 200, body: list } });
     renderRoutes([{ path: '/', element: <UserPriceTable userId={42} /> }], '/');
     await screen.findByText('PAN Verification');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));

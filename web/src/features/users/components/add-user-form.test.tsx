@@ -1,18 +1,17 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { AddUserForm } from './add-user-form';
 
 describe('AddUserForm', () => {
   afterEach(() => {
-    vi.unstubAllGlobals();
     vi.useRealTimers();
   });
 
   it("shows the spec's messages for names and phone, and hides them after 10 s", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
-    const calls = mockFetch(() => ({ status: 201, body: { id: 1 } }));
+    const calls = mockApi({ 'POST /partner/users': { status: 201, body: { id: 1 } } });
     renderRoutes([{ path: '/', element: <AddUserForm /> }], '/');
     await user.type(screen.getByLabelText('First name'), 'Asha2');
     await user.type(screen.getByLabelText('Last name'), 'R@o');
@@ -28,7 +27,7 @@ describe('AddUserForm', () => {
   });
 
   it('creates a Limited user by default, or a Full one, and opens the success modal', async () => {
-    const calls = mockFetch(() => ({ status: 201, body: { id: 9 } }));
+    const calls = mockApi({ 'POST /partner/users': { status: 201, body: { id: 9 } } });
     renderRoutes([{ path: '/', element: <AddUserForm /> }], '/');
     expect(screen.getByRole('radio', { name: 'Limited' })).toBeChecked();
     await userEvent.type(screen.getByLabelText('First name'), 'Asha');
@@ -52,7 +51,7 @@ describe('AddUserForm', () => {
   });
 
   it("shows the server's message for a refused user", async () => {
-    mockFetch(() => ({ status: 409, body: { error: { code: 'conflict', message: 'This email is already registered', fields: { email: 'This email is already registered' } } } }));
+    mockApi({ 'POST /partner/users': { status: 409, body: { error: { code: 'conflict', message: 'This email is already registered', fields: { email: 'This email is already registered' } } } } });
     renderRoutes([{ path: '/', element: <AddUserForm /> }], '/');
     await userEvent.type(screen.getByLabelText('First name'), 'Asha');
     await userEvent.type(screen.getByLabelText('Last name'), 'Rao');

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setPartnerToken } from '@/lib/auth';
 import { partnerJwt } from '@/testing/jwt';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { UserCards } from './user-cards';
 
 const user = (id: number, over: Record<string, unknown> = {}) => ({
@@ -11,20 +11,19 @@ const user = (id: number, over: Record<string, unknown> = {}) => ({
 
 describe('UserCards', () => {
   beforeEach(() => setPartnerToken(partnerJwt()));
-  afterEach(() => vi.unstubAllGlobals());
 
   it("says 'No user found...' with a link to add a user", async () => {
-    mockFetch(() => ({ status: 200, body: { items: [], page: 1, per_page: 50, total: 0, pages: 0 } }));
+    mockApi({ 'GET /partner/users': { status: 200, body: { items: [], page: 1, per_page: 50, total: 0, pages: 0 } } });
     renderRoutes([{ path: '/', element: <UserCards addUserPath="/add-user-manually" onView={() => {}} /> }], '/');
     expect(await screen.findByText('No user found...')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Add User Manually' })).toHaveAttribute('href', '/add-user-manually');
   });
 
   it('numbers the cards across pages, shows _ for no phone and Inactive, and hands the user to View details', async () => {
-    const calls = mockFetch(() => ({
+    const calls = mockApi({ 'GET /partner/users': {
       status: 200,
       body: { items: [user(7), user(8, { phone_number: '', is_active: false })], page: 2, per_page: 2, total: 4, pages: 2 },
-    }));
+    } });
     const onView = vi.fn();
     renderRoutes([{ path: '/', element: <UserCards addUserPath="/add-user-manually" onView={onView} /> }], '/?page=2');
     expect(await screen.findByText('3')).toBeInTheDocument();

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { readSelectedUser } from '../api/selected-user';
 import type { User } from '../api/types';
 import { UserSettings } from './user-settings';
@@ -18,12 +18,11 @@ const user: User = {
 
 describe('UserSettings', () => {
   afterEach(() => {
-    vi.unstubAllGlobals();
     sessionStorage.clear();
   });
 
   it('posts a Plan Status or Access Control choice at once and keeps the stored user in step', async () => {
-    const calls = mockFetch((_url, init) => ({ status: 200, body: { ...user, ...JSON.parse(String(init.body)) } }));
+    const calls = mockApi({ 'PATCH /partner/users/5': ({ init }) => ({ status: 200, body: { ...user, ...JSON.parse(String(init.body)) } }) });
     renderRoutes([{ path: '/', element: <UserSettings user={user} /> }], '/');
     expect(screen.getByRole('radio', { name: 'Active' })).toBeChecked();
     expect(screen.getByRole('radio', { name: 'Partial Access' })).toBeChecked();

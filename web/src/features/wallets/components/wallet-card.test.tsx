@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setPartnerToken } from '@/lib/auth';
 import { partnerJwt } from '@/testing/jwt';
-import { mockFetch, renderRoutes } from '@/testing/test-utils';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { WalletCard } from './wallet-card';
 
 const owner = { scope: 'user' as const, id: 7 };
@@ -11,10 +11,9 @@ const bodies = (calls: { init: RequestInit }[]) => calls.filter((c) => c.init.me
 
 describe('WalletCard', () => {
   beforeEach(() => setPartnerToken(partnerJwt()));
-  afterEach(() => vi.unstubAllGlobals());
 
   it('sends the rupees typed as integer paise with the entry type', async () => {
-    const calls = mockFetch(() => ({ status: 200, body: { entry_id: 1, balance_paise: 22550 } }));
+    const calls = mockApi({ 'POST /partner/users/:id/wallets/:kind/entries': { status: 200, body: { entry_id: 1, balance_paise: 22550 } } });
     render();
     await userEvent.type(screen.getByLabelText('Amount (₹)'), '125.50');
     await userEvent.click(screen.getByRole('button', { name: 'Add Credits' }));
@@ -27,7 +26,7 @@ describe('WalletCard', () => {
   });
 
   it('checks the amount before asking the server', async () => {
-    const calls = mockFetch(() => ({ status: 200, body: {} }));
+    const calls = mockApi({ 'POST /partner/users/:id/wallets/:kind/entries': { status: 200, body: {} } });
     render();
     await userEvent.click(screen.getByRole('button', { name: 'Deduct Credits' }));
     expect(screen.getByText('Amount is required')).toBeInTheDocument();
@@ -39,10 +38,12 @@ describe('WalletCard', () => {
 
   it("shows the server's 402 message; a retry of the same request reuses its key, the next movement gets a new one", async () => {
     let n = 0;
-    const calls = mockFetch(() => {
-      n += 1;
-      if (n === 1) return { status: 402, body: { error: { code: 'insufficient_balance', message: 'Insufficient balance', fields: {} } } };
-      return { status: 200, body: { entry_id: n, balance_paise: 5000 } };
+    const calls = mockApi({
+      'POST /partner/users/:id/wallets/:kind/entries': () => {
+        n += 1;
+        if (n === 1) return { status: 402, body: { error: { code: 'insufficient_balance', message: 'Insufficient balance', fields: {} } } };
+        return { status: 200, body: { entry_id: n, balance_paise: 5000 } };
+      },
     });
     render();
     const amount = screen.getByLabelText('Amount (₹)');
