@@ -1,13 +1,98 @@
-//! Per-IP request counts per user and day (`ip_hits`), fed by hot counters
-//! (`ip_hit_counters`) that the `aggregate_ip_hits` job folds in periodically.
+//! The read side of IP hits (the IP Hits screen and User Detail): calls per user and IP,
+//! summed over the days kept in `ip_hits` (or one day with the date filter), marked Blocked
+//! when the pair is in the partner's blocked IPs. The gateway and `aggregate_ip_hits` write
+//! the counters.
 
+use chrono::{DateTime, Utc};
+use serde::Serialize;
 use sqlx::PgConnection;
 
-use crate::Result;
+use crate::{
+    Result,
+    ip_access::Filter,
+    paging::{Page, PageRequest},
+};
 
-/// Folds every hot counter into `ip_hits` and returns how many rows it folded. Draining and
-/// adding are one statement (DELETE … RETURNING feeding the upsert), so a crash either folds a
-/// batch completely or not at all: no hit is lost or counted twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Active,
+    Blocked,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct IpHit {
+    pub user_id: i64,
+    pub ip: String,
+    pub hits: i64,
+    pub first_seen: DateTime<Utc>,
+    pub last_seen: DateTime<Utc>,
+    pub status: Status,
+    /// The blocked-IP record to delete for Unblock; null while active.
+    pub blocked_id: Option<i64>,
+}
+
+#[derive(sqlx::FromRow)]
+struct Row {
+    user_id: i64,
+    ip: String,
+    hits: i64,
+    first_seen: DateTime<Utc>,
+    last_seen: DateTime<Utc>,
+    blocked_id: Option<i64>,
+}
+
+const WHERE: &str = "h.partner_id = $1 AND ($2::bigint IS NULL OR h.user_id = $2) AND ($3::inet IS NULL OR h.ip = $3::inet)
+                     AND ($4::date IS NULL OR h.day = $4)";
+
+/// The partner's hits, most recently seen first.
+pub async fn list(conn: &mut PgConnection, partner_id: i64, f: &Filter, page: PageRequest) -> Result<Page<IpHit>> {
+    let ip = f.ip.map(|ip| ip.to_string());
+    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT count(*) FROM (SELECT 1 FROM ip_hits h WHERE {WHERE} GROUP BY h.user_id, h.ip) t"
+    )))
+    .bind(partner_id)
+    .bind(f.user_id)
+    .bind(&ip)
+    .bind(f.date)
+    .fetch_one(&mut *conn)
+    .await?;
+    let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT h.user_id, host(h.ip) AS ip, sum(h.hits)::bigint AS hits, min(h.first_seen) AS first_seen,
+                max(h.last_seen) AS last_seen, b.id AS blocked_id
+           FROM ip_hits h LEFT JOIN blocked_ips b ON b.user_id = h.user_id AND b.ip = h.ip
+          WHERE {WHERE}
+          GROUP BY h.user_id, h.ip, b.id
+          ORDER BY max(h.last_seen) DESC, h.user_id, h.ip
+          LIMIT $5 OFFSET $6"
+    )))
+    .bind(partner_id)
+    .bind(f.user_id)
+    .bind(&ip)
+    .bind(f.date)
+    .bind(page.limit())
+    .bind(page.offset())
+    .fetch_all(&mut *conn)
+    .await?;
+    let items = rows
+        .into_iter()
+        .map(|r| IpHit {
+            user_id: r.user_id,
+            ip: r.ip,
+            hits: r.hits,
+            first_seen: r.first_seen,
+            last_seen: r.last_seen,
+            status: if r.blocked_id.is_some() { Status::Blocked } else { Status::Active },
+            blocked_id: r.blocked_id,
+        })
+        .collect();
+    Ok(Page::new(items, total, page))
+}
+
+/// The write side's periodic step (the `aggregate_ip_hits` job): folds every hot counter
+/// (`ip_hit_counters`) into `ip_hits` and returns how many rows it folded. Draining and adding
+/// are one statement (DELETE … RETURNING feeding the upsert), so a crash either folds a batch
+/// completely or not at all: no hit is lost or counted twice.
 pub async fn fold_counters(conn: &mut PgConnection) -> Result<u64> {
     Ok(sqlx::query(
         "WITH drained AS (

@@ -1,6 +1,7 @@
 //! The shared library of the platform: configuration, the Postgres pool, and per feature the
 //! models and SQL (money, pricing, the wallet ledger, storage, mail, secrets).
 
+pub mod api_keys;
 pub mod audit;
 pub mod branding;
 pub mod captcha;
@@ -12,6 +13,7 @@ pub mod crypto;
 pub mod db;
 pub mod email_address;
 pub mod error;
+pub mod ip_access;
 pub mod ip_hits;
 pub mod job_owners;
 pub mod logs;
@@ -27,6 +29,7 @@ pub mod pricing;
 pub mod queue;
 pub mod seed;
 pub mod sessions;
+pub mod settings;
 pub mod sign_in_attempts;
 pub mod storage;
 pub mod subdomains;
@@ -35,6 +38,7 @@ pub mod tenancy;
 pub mod tokens;
 pub mod transactions;
 pub mod users;
+pub mod visibility;
 pub mod wallets;
 
 pub use error::{Error, Result};

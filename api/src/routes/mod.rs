@@ -1,5 +1,6 @@
 //! One module per feature, each with its own `router()`.
 
+pub mod api_keys;
 pub mod auth;
 pub mod branding;
 pub mod catalogue;
@@ -7,15 +8,19 @@ pub mod clients;
 pub mod docs;
 pub mod files;
 pub mod health;
+pub mod ip_access;
+pub mod ip_hits;
 pub mod jobs;
 pub mod logs;
 pub mod onboarding;
 pub mod plans;
 pub mod pricing;
 pub mod public;
+pub mod settings;
 pub mod transactions;
 pub mod uploads;
 pub mod users;
+pub mod visibility;
 pub mod wallets;
 pub mod web;
 
@@ -39,7 +44,8 @@ pub fn api_router() -> Router<AppState> {
         .merge(uploads::router())
         .merge(wallets::router())
         .merge(users::router())
-        .merge(clients::router());
+        .merge(clients::router())
+        .merge(api_keys::router()).merge(visibility::router()).merge(settings::router()).merge(ip_access::router()).merge(ip_hits::router());
     Router::new()
         .merge(docs::router())
         .nest("/v1", v1)

@@ -25,3 +25,4 @@ mod queue;
 mod partner_smtp;
 mod email_addresses;
 mod upload_content;
+mod api_keys; mod visibility; mod settings; mod ip_access; mod ip_hits;

@@ -1,0 +1,271 @@
+//! End users' gateway keys. A key is `kyc_live_` or `kyc_test_` (sandbox) and 32 random base62
+//! characters; only its SHA-256 is stored (a 190-bit random secret needs no slow hash), and the
+//! clear key is answered once, by [`create`]. Lists show the first 16 characters.
+//!
+//! A key is usable while `revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`.
+//! A user without full access (`end_users.full_access = false`) may call with sandbox keys
+//! only; a live key may still be created for them, so an upgrade needs no new key.
+
+use chrono::{DateTime, Utc};
+use rand::{Rng, distr::Alphanumeric};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use sqlx::PgConnection;
+
+use crate::{
+    Error, Result,
+    audit::{self, Actor},
+};
+
+/// Active keys a user may hold at once: enough for key rolls across a few servers, few enough
+/// that a leaked partner session cannot mint keys without bound.
+pub const MAX_ACTIVE_KEYS: i64 = 20;
+/// Characters of a key shown in lists (the mode part and 7 random characters).
+pub const PREFIX_LEN: usize = 16;
+const RANDOM_LEN: usize = 32;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Live,
+    Sandbox,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Live => "live",
+            Mode::Sandbox => "sandbox",
+        }
+    }
+
+    fn key_prefix(self) -> &'static str {
+        match self {
+            Mode::Live => "kyc_live_",
+            Mode::Sandbox => "kyc_test_",
+        }
+    }
+
+    fn parse(s: &str) -> Result<Self> {
+        match s {
+            "live" => Ok(Mode::Live),
+            "sandbox" => Ok(Mode::Sandbox),
+            other => Err(Error::Other(anyhow::anyhow!("api_keys.mode holds {other:?}"))),
+        }
+    }
+}
+
+/// A freshly generated key. `Debug` hides the key: it must never reach a log.
+pub struct NewKey {
+    pub key: String,
+    pub prefix: String,
+    pub hash: [u8; 32],
+}
+
+impl std::fmt::Debug for NewKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NewKey").field("prefix", &self.prefix).finish_non_exhaustive()
+    }
+}
+
+/// SHA-256 of the whole key, as stored in `api_keys.key_hash`.
+pub fn hash(key: &str) -> [u8; 32] {
+    Sha256::digest(key.as_bytes()).into()
+}
+
+/// A new random key of `mode` (the thread RNG is a CSPRNG).
+pub fn generate(mode: Mode) -> NewKey {
+    let random: String = rand::rng().sample_iter(&Alphanumeric).take(RANDOM_LEN).map(char::from).collect();
+    let key = format!("{}{random}", mode.key_prefix());
+    NewKey { prefix: key[..PREFIX_LEN].to_owned(), hash: hash(&key), key }
+}
+
+/// The answer of [`create`]: the only time the clear key leaves the server.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct CreatedKey {
+    pub id: i64,
+    pub key: String,
+    pub prefix: String,
+    pub mode: Mode,
+}
+
+impl std::fmt::Debug for CreatedKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CreatedKey").field("id", &self.id).field("prefix", &self.prefix).finish_non_exhaustive()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Active,
+    Revoked,
+    Expired,
+}
+
+/// A key as lists show it: never the key itself.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct KeyInfo {
+    pub id: i64,
+    pub prefix: String,
+    pub mode: Mode,
+    pub status: Status,
+    pub created_at: DateTime<Utc>,
+    pub last_used_at: Option<DateTime<Utc>>,
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+#[derive(sqlx::FromRow)]
+struct Row {
+    id: i64,
+    prefix: String,
+    mode: String,
+    status: String,
+    created_at: DateTime<Utc>,
+    last_used_at: Option<DateTime<Utc>>,
+    expires_at: Option<DateTime<Utc>>,
+}
+
+impl TryFrom<Row> for KeyInfo {
+    type Error = Error;
+    fn try_from(r: Row) -> Result<Self> {
+        let status = match r.status.as_str() {
+            "revoked" => Status::Revoked,
+            "expired" => Status::Expired,
+            _ => Status::Active,
+        };
+        Ok(Self { id: r.id, prefix: r.prefix, mode: Mode::parse(&r.mode)?, status, created_at: r.created_at, last_used_at: r.last_used_at, expires_at: r.expires_at })
+    }
+}
+
+const STATUS: &str = "CASE WHEN revoked_at IS NOT NULL THEN 'revoked'
+                           WHEN expires_at IS NOT NULL AND expires_at <= now() THEN 'expired' ELSE 'active' END";
+
+/// Creates a key for the partner's user. The user row is locked so that concurrent creations
+/// cannot pass the limit together.
+#[tracing::instrument(skip(conn))]
+pub async fn create(conn: &mut PgConnection, partner_id: i64, user_id: i64, mode: Mode, actor: Actor) -> Result<CreatedKey> {
+    let found: Option<i64> = sqlx::query_scalar("SELECT id FROM end_users WHERE id = $1 AND partner_id = $2 FOR UPDATE")
+        .bind(user_id)
+        .bind(partner_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    found.ok_or(Error::NotFound)?;
+    let active: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM api_keys WHERE user_id = $1 AND {STATUS} = 'active'")))
+        .bind(user_id)
+        .fetch_one(&mut *conn)
+        .await?;
+    if active >= MAX_ACTIVE_KEYS {
+        return Err(Error::conflict(format!("A user can have at most {MAX_ACTIVE_KEYS} active API keys. Revoke one first.")));
+    }
+    let new = generate(mode);
+    let id: i64 = sqlx::query_scalar("INSERT INTO api_keys (partner_id, user_id, prefix, key_hash, mode) VALUES ($1, $2, $3, $4, $5) RETURNING id")
+        .bind(partner_id)
+        .bind(user_id)
+        .bind(&new.prefix)
+        .bind(&new.hash[..])
+        .bind(mode.as_str())
+        .fetch_one(&mut *conn)
+        .await?;
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action: "api_key.create",
+            entity: "api_key",
+            entity_id: id.to_string(),
+            partner_id: Some(partner_id),
+            before: None,
+            after: Some(serde_json::json!({"user_id": user_id, "prefix": new.prefix, "mode": mode.as_str()})),
+        },
+    )
+    .await?;
+    Ok(CreatedKey { id, key: new.key, prefix: new.prefix, mode })
+}
+
+/// The user's keys, newest first. Another partner's user: `NotFound`.
+pub async fn list(conn: &mut PgConnection, partner_id: i64, user_id: i64) -> Result<Vec<KeyInfo>> {
+    crate::tenancy::user_of_partner(conn, partner_id, user_id).await?;
+    let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT id, prefix, mode, {STATUS} AS status, created_at, last_used_at, expires_at
+           FROM api_keys WHERE user_id = $1 AND partner_id = $2 ORDER BY created_at DESC, id DESC"
+    )))
+    .bind(user_id)
+    .bind(partner_id)
+    .fetch_all(conn)
+    .await?;
+    rows.into_iter().map(KeyInfo::try_from).collect()
+}
+
+/// Revokes a key at once for every api process (they look keys up in Postgres). Revoking a
+/// revoked key changes nothing and succeeds; a key of another user or partner is `NotFound`.
+#[tracing::instrument(skip(conn))]
+pub async fn revoke(conn: &mut PgConnection, partner_id: i64, user_id: i64, key_id: i64, actor: Actor) -> Result<()> {
+    let newly: Option<bool> = sqlx::query_scalar(
+        "UPDATE api_keys k SET revoked_at = COALESCE(k.revoked_at, now())
+           FROM api_keys old WHERE old.id = k.id AND k.id = $1 AND k.user_id = $2 AND k.partner_id = $3
+         RETURNING old.revoked_at IS NULL",
+    )
+    .bind(key_id)
+    .bind(user_id)
+    .bind(partner_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if !newly.ok_or(Error::NotFound)? {
+        return Ok(());
+    }
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action: "api_key.revoke",
+            entity: "api_key",
+            entity_id: key_id.to_string(),
+            partner_id: Some(partner_id),
+            before: None,
+            after: Some(serde_json::json!({"user_id": user_id})),
+        },
+    )
+    .await?;
+    Ok(())
+}
+
+/// The owner of a usable key, as the gateway needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyOwner {
+    pub key_id: i64,
+    pub partner_id: i64,
+    pub user_id: i64,
+    pub mode: Mode,
+}
+
+/// Finds the usable key whose hash is `hash(key)`; revoked, expired or unknown keys: `None`.
+pub async fn find_usable(conn: &mut PgConnection, key: &str) -> Result<Option<KeyOwner>> {
+    let row: Option<(i64, i64, i64, String)> = sqlx::query_as(
+        "SELECT id, partner_id, user_id, mode FROM api_keys
+          WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())",
+    )
+    .bind(&hash(key)[..])
+    .fetch_optional(conn)
+    .await?;
+    row.map(|(key_id, partner_id, user_id, mode)| Ok(KeyOwner { key_id, partner_id, user_id, mode: Mode::parse(&mode)? })).transpose()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_have_the_agreed_shape() {
+        let k = generate(Mode::Live);
+        assert!(k.key.starts_with("kyc_live_"));
+        assert_eq!(k.key.len(), 9 + RANDOM_LEN);
+        assert!(k.key[9..].chars().all(|c| c.is_ascii_alphanumeric()));
+        assert_eq!(k.prefix, &k.key[..PREFIX_LEN]);
+        assert_eq!(k.hash, hash(&k.key));
+        let s = generate(Mode::Sandbox);
+        assert!(s.key.starts_with("kyc_test_"));
+        assert_ne!(generate(Mode::Live).key, k.key);
+        assert!(!format!("{k:?}").contains(&k.key), "Debug must not show the key");
+    }
+}
