@@ -8,6 +8,7 @@ pub mod extract;
 pub mod openapi;
 pub mod ratelimit;
 pub mod routes;
+pub mod security_headers;
 
 use std::sync::Arc;
 
@@ -41,11 +42,16 @@ impl AppState {
 /// The whole application: API routes, probes, docs, and the web app as the fallback.
 pub fn app(state: AppState) -> Router {
     let web = routes::web::service(&state.config.web_dist);
+    let security = security_headers::SecurityHeaders::new(&state.config, &[routes::docs::inline_script()]);
     Router::new()
         .merge(routes::health::router())
         .merge(routes::files::router())
         .nest("/api", routes::api_router())
         .fallback(web)
+        .layer(axum::middleware::map_response(move |res: axum::response::Response| {
+            let security = security.clone();
+            async move { security.apply(res) }
+        }))
         .layer(
             TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
                 let id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("");

@@ -25,4 +25,5 @@ mod queue;
 mod partner_smtp;
 mod email_addresses;
 mod upload_content;
+mod security_headers;
 mod api_keys; mod visibility; mod settings; mod ip_access; mod ip_hits;
