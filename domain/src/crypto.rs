@@ -18,10 +18,11 @@ use tokio::sync::Semaphore;
 /// Argon2 takes tens of milliseconds of CPU by design. Run on the async threads, a burst of
 /// sign-ins stalls every other request on them (the outside test saw `/healthz` take 1.8 s and
 /// connections reset). So the api hashes and verifies through `hash_password_pooled` and
-/// `verify_password_pooled`: on tokio's blocking threads, at most one per core at a time, so a
-/// burst queues (asynchronously) instead of taking the cores from everything else.
+/// `verify_password_pooled`: on tokio's blocking threads, at most one per core but one at a
+/// time, so a burst queues (asynchronously) and one core stays free for every other request
+/// (with a hasher per core, the async threads fought them for CPU: `/healthz` p99 257 ms).
 static HASHING: LazyLock<Semaphore> =
-    LazyLock::new(|| Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get())));
+    LazyLock::new(|| Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))));
 
 /// Bench only (`cargo run -p bench -- signin`): the old way, on the calling async thread, to
 /// measure the reference in the same run.
