@@ -5,6 +5,7 @@ pub mod auth;
 pub mod client_ip;
 pub mod error;
 pub mod extract;
+pub mod gateway;
 pub mod openapi;
 pub mod ratelimit;
 pub mod routes;
@@ -29,13 +30,16 @@ pub struct AppState {
     pub storage: domain::storage::Storage,
     /// Sessions recently found live (`auth`), so hot paths do not read them per request.
     pub sessions: Arc<auth::SessionCache>,
+    /// The metered gateway's charging task, upstream client, per-key limit and IP-hit counter.
+    pub gateway: gateway::Gateway,
 }
 
 impl AppState {
     pub fn new(pool: PgPool, config: Arc<Config>) -> Self {
         let storage = domain::storage::Storage::new(&config);
         let limits = Arc::new(ratelimit::RateLimits::from(&config.rate_limits));
-        Self { pool, config, limits, storage, sessions: Default::default() }
+        let gateway = gateway::Gateway::new(pool.clone(), &config);
+        Self { pool, config, limits, storage, sessions: Default::default(), gateway }
     }
 }
 

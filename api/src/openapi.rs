@@ -92,6 +92,8 @@ use crate::routes;
         routes::logs::client_user_api_logs,
         routes::logs::client_user_product_logs,
         routes::api_keys::create, routes::api_keys::list, routes::api_keys::revoke, routes::visibility::partner_get, routes::visibility::partner_patch, routes::visibility::user_get, routes::visibility::user_patch, routes::visibility::client_get, routes::visibility::client_patch, routes::settings::partner_get, routes::settings::partner_patch, routes::settings::client_get, routes::settings::client_patch, routes::ip_access::whitelist, routes::ip_access::allow, routes::ip_access::disallow, routes::ip_access::user_whitelist, routes::ip_access::blocked, routes::ip_access::block, routes::ip_access::unblock, routes::ip_hits::list, routes::ip_hits::user_list,
+        routes::verify::offers,
+        routes::verify::call,
     ),
     // Schemas that only query parameters name are not collected from the paths.
     components(schemas(crate::error::ErrorBody, crate::error::ErrorDetail, domain::wallets::WalletKind))

@@ -178,6 +178,12 @@ pub struct Config {
     /// First retry delay of a failed job; doubled per attempt.
     pub job_retry_base: Duration,
     pub upstream_timeout: Duration,
+    /// The catalogue's upstream: calls go to `{base}{endpoint}` unless the partner's own API base
+    /// URL is set and switched on.
+    pub upstream_base_url: String,
+    /// The metered gateway: calls per minute per API key, and how long a gateway transaction may
+    /// stay pending before `settle_pending` refunds it (longer than any upstream call can take).
+    pub gateway: GatewayConfig,
     /// Cron expression (with seconds) of the periodic `aggregate_ip_hits` job.
     pub ip_hits_schedule: String,
     /// Finished jobs (done, or failed for good) are deleted this long after they finished
@@ -191,6 +197,20 @@ pub struct Config {
     /// Reverse proxies whose `X-Forwarded-For` is believed (`TRUSTED_PROXIES`); empty: none,
     /// the TCP peer is the client.
     pub trusted_proxies: Vec<ipnet::IpNet>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GatewayConfig {
+    pub rate_limit_per_minute: u32,
+    pub settle_after: Duration,
+    /// Cron expression (with seconds) of the periodic `settle_pending` job.
+    pub settle_schedule: String,
+}
+
+impl Default for GatewayConfig {
+    fn default() -> Self {
+        Self { rate_limit_per_minute: 600, settle_after: Duration::from_secs(120), settle_schedule: "30 * * * * *".into() }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -315,6 +335,22 @@ impl Config {
             worker_heartbeat: Duration::from_secs(parsed("WORKER_HEARTBEAT_SECS", 30)?),
             job_retry_base: Duration::from_millis(parsed("JOB_RETRY_BASE_MS", 2_000)?),
             upstream_timeout: Duration::from_millis(parsed("UPSTREAM_TIMEOUT_MS", 15_000)?),
+            upstream_base_url: {
+                let url = raw("UPSTREAM_BASE_URL").unwrap_or_else(|| "http://127.0.0.1:9090".into());
+                if !(url.starts_with("http://") || url.starts_with("https://")) {
+                    return Err(ConfigError { var: "UPSTREAM_BASE_URL", problem: "must start with http:// or https://".into() });
+                }
+                url.trim_end_matches('/').to_owned()
+            },
+            gateway: {
+                let d = GatewayConfig::default();
+                let settle_after = Duration::from_secs(parsed("SETTLE_PENDING_AFTER_SECS", d.settle_after.as_secs())?);
+                GatewayConfig {
+                    rate_limit_per_minute: per_minute("RATE_LIMIT_GATEWAY", d.rate_limit_per_minute)?,
+                    settle_after,
+                    settle_schedule: cron_expr("SETTLE_PENDING_SCHEDULE", &d.settle_schedule)?,
+                }
+            },
             ip_hits_schedule: cron_expr("IP_HITS_SCHEDULE", "0 * * * * *")?,
             job_retention: {
                 let hours: u64 = parsed("JOB_RETENTION_HOURS", 168)?;

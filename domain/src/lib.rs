@@ -13,6 +13,7 @@ pub mod crypto;
 pub mod db;
 pub mod email_address;
 pub mod error;
+pub mod gateway;
 pub mod ip_access;
 pub mod ip_hits;
 pub mod job_owners;

@@ -18,6 +18,8 @@
 //! never mails and a committed crossing always does, exactly once. A new way to move money
 //! added here (a batched charger, say) queues its alerts through [`queue_alert`].
 
+pub mod charge;
+
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -357,7 +359,7 @@ async fn apply_in_transaction(conn: &mut PgConnection, m: &Movement<'_>) -> Resu
 
 /// Queues the alert mail of a low-balance crossing on `conn` (the transaction of the debit
 /// that crossed). Every way of moving money in this module calls it for its crossings.
-pub(crate) async fn queue_alert(conn: &mut PgConnection, low: &LowBalance) -> Result<()> {
+pub async fn queue_alert(conn: &mut PgConnection, low: &LowBalance) -> Result<()> {
     let job = queue::push(conn, &SendMail::of(Mail::LowBalance(low.clone())), None).await?;
     tracing::info!(wallet = low.wallet_id, job = job.as_deref().unwrap_or(""), "low-balance alert queued");
     Ok(())

@@ -1,10 +1,11 @@
 //! `aggregate_ip_hits`: periodic. Folds the hot per-IP counters into `ip_hits`.
 //!
-//! Draining and adding happen in one transaction (DELETE … RETURNING feeding the upsert), so
-//! a crash either folds a batch completely or not at all: no hit is lost or counted twice.
+//! Postgres counters: draining and adding happen in one transaction (DELETE … RETURNING feeding
+//! the upsert), so a crash either folds a batch completely or not at all: no hit is lost or
+//! counted twice. Redis counters (with `REDIS_URL`): see `domain::gateway::hits`, which folds a
+//! renamed hash once, recorded in the same transaction as the counts.
 
 use serde::{Deserialize, Serialize};
-use sqlx::Connection;
 
 use crate::{Job, JobContext, Task};
 
@@ -22,9 +23,11 @@ impl Task for AggregateIpHits {
 impl Job for AggregateIpHits {
     async fn run(self, ctx: &JobContext) -> anyhow::Result<()> {
         let mut conn = ctx.pool.acquire().await?;
-        let mut tx = conn.begin().await?;
-        let folded = domain::ip_hits::fold_counters(&mut tx).await?;
-        domain::audit::record(&mut tx, &domain::audit::Record {
+        let mut folded = domain::ip_hits::fold_counters(&mut conn).await?;
+        if let Some(url) = &ctx.config.redis_url {
+            folded += domain::gateway::hits::RedisHits::connect(url, &ctx.config.database_url).await?.fold(&ctx.pool).await?;
+        }
+        domain::audit::record(&mut conn, &domain::audit::Record {
             actor: domain::audit::Actor::system(),
             action: "aggregate_ip_hits",
             entity: "job_period",
@@ -34,7 +37,6 @@ impl Job for AggregateIpHits {
             after: Some(serde_json::json!({ "rows": folded })),
         })
         .await?;
-        tx.commit().await?;
         Ok(())
     }
 }

@@ -10,8 +10,10 @@ pub mod provision_subdomain;
 pub mod prune_jobs;
 pub mod runner;
 pub mod send_mail;
+pub mod settle_pending;
 pub mod smtp_test;
 pub mod state;
+pub mod wallets;
 
 use std::{future::Future, sync::Arc};
 
@@ -25,6 +27,7 @@ pub use bulk_update_prices::BulkUpdatePrices;
 pub use provision_subdomain::ProvisionSubdomain;
 pub use prune_jobs::PruneJobs;
 pub use send_mail::SendMail;
+pub use settle_pending::SettlePending;
 pub use smtp_test::SmtpTest;
 
 /// What every handler may use.

@@ -13,7 +13,7 @@ use apalis::prelude::*;
 use apalis_cron::{CronScheduler, Tick};
 use apalis_postgres::{Config as QueueConfig, PostgresStorage};
 
-use crate::{AggregateIpHits, BulkUpdatePrices, Job, JobContext, ProvisionSubdomain, PruneJobs, SendMail, SmtpTest, Task};
+use crate::{AggregateIpHits, BulkUpdatePrices, Job, JobContext, ProvisionSubdomain, PruneJobs, SendMail, SettlePending, SmtpTest, Task};
 
 /// Finished jobs are pruned hourly (at minute 17, away from the top-of-hour crowd).
 pub const PRUNE_SCHEDULE: &str = "0 17 * * * *";
@@ -135,7 +135,15 @@ pub async fn run_pending(ctx: &JobContext) -> anyhow::Result<usize> {
 }
 
 /// Every job kind's queue name, in the order [`run_pending`] drains them.
-pub const KINDS: [&str; 6] = [SendMail::KIND, ProvisionSubdomain::KIND, AggregateIpHits::KIND, BulkUpdatePrices::KIND, SmtpTest::KIND, PruneJobs::KIND];
+pub const KINDS: [&str; 7] = [
+    SendMail::KIND,
+    ProvisionSubdomain::KIND,
+    AggregateIpHits::KIND,
+    BulkUpdatePrices::KIND,
+    SettlePending::KIND,
+    SmtpTest::KIND,
+    PruneJobs::KIND,
+];
 
 async fn run_kind(kind: &str, payload: &[u8], ctx: &JobContext, id: &str) -> Result<(), String> {
     async fn decoded<J: Job>(payload: &[u8], ctx: &JobContext, id: &str) -> Result<(), String> {
@@ -147,6 +155,7 @@ async fn run_kind(kind: &str, payload: &[u8], ctx: &JobContext, id: &str) -> Res
         ProvisionSubdomain::KIND => decoded::<ProvisionSubdomain>(payload, ctx, id).await,
         AggregateIpHits::KIND => decoded::<AggregateIpHits>(payload, ctx, id).await,
         BulkUpdatePrices::KIND => decoded::<BulkUpdatePrices>(payload, ctx, id).await,
+        SettlePending::KIND => decoded::<SettlePending>(payload, ctx, id).await,
         SmtpTest::KIND => decoded::<SmtpTest>(payload, ctx, id).await,
         PruneJobs::KIND => decoded::<PruneJobs>(payload, ctx, id).await,
         other => Err(format!("no handler for job kind {other}")),
@@ -202,10 +211,12 @@ pub fn monitor(ctx: &JobContext, instance: &str) -> anyhow::Result<Monitor> {
     let m = queue_worker!(m, ctx, instance, ProvisionSubdomain);
     let m = queue_worker!(m, ctx, instance, AggregateIpHits);
     let m = queue_worker!(m, ctx, instance, BulkUpdatePrices);
+    let m = queue_worker!(m, ctx, instance, SettlePending);
     let m = queue_worker!(m, ctx, instance, SmtpTest);
     let m = queue_worker!(m, ctx, instance, PruneJobs);
     let m = periodic!(m, ctx, instance, AggregateIpHits, &ctx.config.ip_hits_schedule);
     let m = periodic!(m, ctx, instance, PruneJobs, PRUNE_SCHEDULE);
+    let m = periodic!(m, ctx, instance, SettlePending, &ctx.config.gateway.settle_schedule);
     Ok(m)
 }
 

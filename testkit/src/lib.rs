@@ -45,6 +45,8 @@ pub fn config(database_url: &str) -> Config {
         worker_heartbeat: Duration::from_secs(1),
         job_retry_base: Duration::from_millis(200),
         upstream_timeout: Duration::from_secs(5),
+        upstream_base_url: "http://127.0.0.1:9".into(),
+        gateway: Default::default(),
         ip_hits_schedule: "0 * * * * *".into(),
         job_retention: Duration::from_secs(168 * 3600),
         rate_limits: Default::default(),

@@ -20,6 +20,7 @@ pub mod settings;
 pub mod transactions;
 pub mod uploads;
 pub mod users;
+pub mod verify;
 pub mod visibility;
 pub mod wallets;
 pub mod web;
@@ -45,7 +46,8 @@ pub fn api_router() -> Router<AppState> {
         .merge(wallets::router())
         .merge(users::router())
         .merge(clients::router())
-        .merge(api_keys::router()).merge(visibility::router()).merge(settings::router()).merge(ip_access::router()).merge(ip_hits::router());
+        .merge(api_keys::router()).merge(visibility::router()).merge(settings::router()).merge(ip_access::router()).merge(ip_hits::router())
+        .merge(verify::router());
     Router::new()
         .merge(docs::router())
         .nest("/v1", v1)

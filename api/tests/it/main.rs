@@ -27,3 +27,7 @@ mod email_addresses;
 mod upload_content;
 mod security_headers;
 mod api_keys; mod visibility; mod settings; mod ip_access; mod ip_hits;
+mod gateway;
+mod gateway_support;
+mod gateway_crash;
+mod gateway_hits;

@@ -1,0 +1,255 @@
+//! The metered gateway's checks (design.md, "The metered gateway"), in their order:
+//!
+//! 1. the API key is valid (401): known by its SHA-256, not revoked, not expired;
+//! 2. the user and its partner are active (403);
+//! 3. the client IP is not blocked for this user, and is allow-listed for this user while the
+//!    partner's Server Security is on (403);
+//! 4. the API exists (404), is visible for this user, its category and the partner, the partner
+//!    is not under 'Restrict ALL APIs', and the call is allowed for the user's access (403):
+//!    a partial-access user makes sandbox calls only, and a sandbox key calls only the sandbox
+//!    list;
+//! 5. the required fields are present (422, naming them).
+//!
+//! Rate limit (429) and money (402) follow in the api and `wallets::charge`. The price comes
+//! from `pricing::resolve`, the same resolution every screen shows.
+//!
+//! A call is a *sandbox call* (the catalogue's sample answer, no upstream call, no charge) when
+//! the key is a sandbox key or the partner is in Test api mode (`partners.sandbox_enabled`,
+//! the super admin's 'Test api'); otherwise it is *live*.
+
+pub mod hits;
+
+use std::net::IpAddr;
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use sqlx::PgConnection;
+
+use crate::{Error, Result, pricing};
+
+/// Who is calling, as one query over the key, its user and partner, and the IP lists.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Caller {
+    pub key_id: i64,
+    pub partner_id: i64,
+    pub user_id: i64,
+    /// `live` or `sandbox`.
+    pub key_mode: String,
+    pub user_active: bool,
+    pub full_access: bool,
+    pub partner_active: bool,
+    pub server_security: bool,
+    pub restrict_all_apis: bool,
+    /// Test api mode: every call of the partner is a sandbox call.
+    pub test_mode: bool,
+    /// The partner's own API base URL, when set and switched on.
+    pub base_url: Option<String>,
+    pub ip_blocked: bool,
+    pub ip_listed: bool,
+    pub user_wallet_id: Option<i64>,
+    pub partner_wallet_id: Option<i64>,
+}
+
+impl Caller {
+    pub fn sandbox(&self) -> bool {
+        self.key_mode == "sandbox" || self.test_mode
+    }
+}
+
+/// SHA-256 of a key, as `api_keys.key_hash` stores it.
+pub fn key_hash(key: &str) -> [u8; 32] {
+    Sha256::digest(key.as_bytes()).into()
+}
+
+/// `kyc_live_` or `kyc_test_` and 32 base62 characters: anything else is refused before the
+/// database is asked.
+pub fn well_formed(key: &str) -> bool {
+    let rest = key.strip_prefix("kyc_live_").or_else(|| key.strip_prefix("kyc_test_"));
+    rest.is_some_and(|r| r.len() == 32 && r.bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
+/// Check 1: the key, with what checks 2 to 5 need.
+#[tracing::instrument(skip_all)]
+pub async fn caller(conn: &mut PgConnection, key: &str, ip: IpAddr) -> Result<Caller> {
+    let unauthorized = || Error::Unauthorized("Invalid or revoked API key".into());
+    if !well_formed(key) {
+        return Err(unauthorized());
+    }
+    let caller: Option<Caller> = sqlx::query_as(
+        "SELECT k.id AS key_id, k.partner_id, k.user_id, k.mode AS key_mode,
+                u.is_active AS user_active, u.full_access, p.is_active AS partner_active,
+                p.server_security, p.restrict_all_apis, p.sandbox_enabled AS test_mode,
+                CASE WHEN p.base_url_status THEN NULLIF(p.api_base_url, '') END AS base_url,
+                EXISTS (SELECT 1 FROM blocked_ips b WHERE b.user_id = k.user_id AND b.ip >>= $2::inet) AS ip_blocked,
+                EXISTS (SELECT 1 FROM ip_whitelist w WHERE w.user_id = k.user_id AND w.ip >>= $2::inet) AS ip_listed,
+                (SELECT id FROM wallets WHERE user_id = k.user_id AND kind = 'api') AS user_wallet_id,
+                (SELECT id FROM wallets WHERE partner_id = k.partner_id AND user_id IS NULL AND kind = 'api') AS partner_wallet_id
+           FROM api_keys k
+           JOIN end_users u ON u.id = k.user_id AND u.partner_id = k.partner_id
+           JOIN partners p ON p.id = k.partner_id
+          WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())",
+    )
+    .bind(key_hash(key).as_slice())
+    .bind(ip.to_string())
+    .fetch_optional(&mut *conn)
+    .await?;
+    caller.ok_or_else(unauthorized)
+}
+
+/// Checks 2 and 3 on a known caller (apart from check 1, so that refused calls of a known user
+/// still count as IP hits).
+pub fn admit(c: &Caller) -> Result<()> {
+    if !c.partner_active {
+        return Err(Error::Forbidden("This account is inactive".into()));
+    }
+    if !c.user_active {
+        return Err(Error::Forbidden("This user is inactive".into()));
+    }
+    if c.ip_blocked {
+        return Err(Error::Forbidden("This IP address is blocked".into()));
+    }
+    if c.server_security && !c.ip_listed {
+        return Err(Error::Forbidden("This IP address is not allow-listed".into()));
+    }
+    Ok(())
+}
+
+/// What the gateway needs of a catalogue entry to call its upstream.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Endpoint {
+    /// `get` or `post`.
+    pub method: String,
+    pub endpoint: String,
+    /// Comma-separated input fields forwarded upstream (empty: all of them).
+    pub param_name: String,
+    /// Comma-separated headers forwarded upstream, from the request's headers or its fields.
+    pub header_param_name: String,
+    pub required_fields: Vec<String>,
+    /// The sample answer, returned by sandbox calls.
+    pub response_code: serde_json::Value,
+    pub in_sandbox_list: bool,
+}
+
+impl Endpoint {
+    pub fn params(&self) -> Vec<&str> {
+        split_names(&self.param_name)
+    }
+    pub fn headers(&self) -> Vec<&str> {
+        split_names(&self.header_param_name)
+    }
+}
+
+fn split_names(s: &str) -> Vec<&str> {
+    s.split(',').map(str::trim).filter(|n| !n.is_empty()).collect()
+}
+
+/// An authorised call: its price and its upstream.
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub price: pricing::Price,
+    pub endpoint: Endpoint,
+    pub sandbox: bool,
+}
+
+/// Checks 4 and 5 for `caller` calling `service` with `input` (the request's JSON object).
+#[tracing::instrument(skip(conn, caller, input))]
+pub async fn authorize(conn: &mut PgConnection, caller: &Caller, service: &str, input: &serde_json::Map<String, serde_json::Value>) -> Result<Call> {
+    let price = pricing::resolve(conn, caller.partner_id, Some(caller.user_id), service).await?.ok_or(Error::NotFound)?;
+    let endpoint: Endpoint = sqlx::query_as(
+        "SELECT method, endpoint, param_name, header_param_name, required_fields, response_code,
+                EXISTS (SELECT 1 FROM sandbox_apis s WHERE s.api_id = c.id) AS in_sandbox_list
+           FROM api_catalogue c WHERE c.id = $1",
+    )
+    .bind(price.api_id)
+    .fetch_one(&mut *conn)
+    .await?;
+    let sandbox = caller.sandbox();
+    if !price.visible {
+        return Err(Error::Forbidden("This API is not available to you".into()));
+    }
+    if caller.restrict_all_apis {
+        return Err(Error::Forbidden("API access is restricted for this account".into()));
+    }
+    if !sandbox && !caller.full_access {
+        return Err(Error::Forbidden("Partial access allows sandbox calls only".into()));
+    }
+    if caller.key_mode == "sandbox" && !endpoint.in_sandbox_list {
+        return Err(Error::Forbidden("This API is not available in the sandbox".into()));
+    }
+    missing_fields(&endpoint.required_fields, input)?;
+    Ok(Call { price, endpoint, sandbox })
+}
+
+/// 422 naming every required field that is absent, null or blank.
+pub fn missing_fields(required: &[String], input: &serde_json::Map<String, serde_json::Value>) -> Result<()> {
+    let mut v = crate::error::Violations::new();
+    for f in required {
+        let present = match input.get(f) {
+            None | Some(serde_json::Value::Null) => false,
+            Some(serde_json::Value::String(s)) => !s.trim().is_empty(),
+            Some(_) => true,
+        };
+        v.check(present, f, &format!("{f} is required"));
+    }
+    v.into_result()
+}
+
+/// One entry of `GET /verify`.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct Offer {
+    pub service: String,
+    pub name: String,
+    pub category: String,
+    /// What this user pays per call (sandbox calls are free).
+    pub price_paise: i64,
+    pub required_fields: Vec<String>,
+}
+
+/// What `caller` may call: every API that passes check 4.
+pub async fn offers(conn: &mut PgConnection, caller: &Caller) -> Result<Vec<Offer>> {
+    if caller.restrict_all_apis || (!caller.sandbox() && !caller.full_access) {
+        return Ok(Vec::new());
+    }
+    let prices = pricing::prices(conn, caller.partner_id, Some(caller.user_id), None).await?;
+    let rows: Vec<(i64, Vec<String>, bool)> = sqlx::query_as(
+        "SELECT c.id, c.required_fields, EXISTS (SELECT 1 FROM sandbox_apis s WHERE s.api_id = c.id) FROM api_catalogue c",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    let meta: std::collections::HashMap<i64, (Vec<String>, bool)> = rows.into_iter().map(|(id, f, s)| (id, (f, s))).collect();
+    let sandbox_key = caller.key_mode == "sandbox";
+    Ok(prices
+        .into_iter()
+        .filter(|p| p.visible)
+        .filter_map(|p| {
+            let (required_fields, in_sandbox) = meta.get(&p.api_id).cloned().unwrap_or_default();
+            if sandbox_key && !in_sandbox {
+                return None;
+            }
+            Some(Offer { service: p.service, name: p.name, category: p.category, price_paise: p.user_amount_paise, required_fields })
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_format() {
+        assert!(well_formed("kyc_live_0123456789abcdefghijABCDEFGHIJ01"));
+        assert!(well_formed("kyc_test_0123456789abcdefghijABCDEFGHIJ01"));
+        assert!(!well_formed("kyc_live_0123456789abcdefghijABCDEFGHIJ0"));
+        assert!(!well_formed("kyc_prod_0123456789abcdefghijABCDEFGHIJ01"));
+        assert!(!well_formed("kyc_live_0123456789abcdefghijABCDEFGHI-01"));
+        assert!(!well_formed(""));
+    }
+
+    #[test]
+    fn missing_fields_named() {
+        let input = serde_json::json!({"a": "x", "b": " ", "c": null, "e": 0});
+        let err = missing_fields(&["a".into(), "b".into(), "c".into(), "d".into(), "e".into()], input.as_object().unwrap()).unwrap_err();
+        let Error::Invalid { fields, .. } = err else { panic!() };
+        assert_eq!(fields.keys().cloned().collect::<Vec<_>>(), ["b", "c", "d"]);
+    }
+}

@@ -1,0 +1,551 @@
+//! Grouped charging of metered calls (design.md, "The metered gateway").
+//!
+//! One transaction per call tops out near Postgres's commit rate on one partner's wallet, which
+//! every call of every user of that partner debits. So each api process hands its charges and
+//! settlements to one [`Charger`] task through a channel; the task takes what has arrived (up to
+//! [`MAX_BATCH`]) and applies it with [`apply_batch`] in ONE transaction:
+//!
+//! 1. settlements first mark their pending transactions `success` or `refunded` (only rows still
+//!    `pending` change, so a settlement is applied once however often it is sent, by the gateway
+//!    or by the `settle_pending` job);
+//! 2. every wallet involved is locked in id order (`FOR UPDATE`): two batches from two api
+//!    processes, or a batch and a single-wallet `wallets::apply`, can never wait on each other
+//!    in a cycle;
+//! 3. calls are decided one by one in arrival order against the locked balances: one the user's
+//!    or the partner's wallet cannot cover is answered `Insufficient` and the others go on;
+//! 4. transactions, ledger entries, balances and API logs are written with set-based statements
+//!    (`UNNEST`), and the batch commits before any caller is answered.
+//!
+//! The ledger entries are the record of these movements (reference `TXN{id}`); the per-movement
+//! audit row of `wallets::apply` is left out here on purpose, as it would double the writes of the
+//! hot path and say nothing the entry and the transaction row do not.
+
+use std::{collections::HashMap, net::IpAddr, time::Duration};
+
+use sqlx::{PgConnection, PgPool};
+use tokio::sync::{mpsc, oneshot};
+
+use super::{LowBalance, WalletKind};
+use crate::{Error, Result};
+
+/// Most calls one transaction takes; more waiting calls go into the next one.
+pub const MAX_BATCH: usize = 256;
+
+/// A metered call to charge: the user's wallet at the user price, the partner's at the partner
+/// price. Wallet ids may be `None` only where the amount is zero.
+#[derive(Debug, Clone)]
+pub struct Charge {
+    pub partner_id: i64,
+    pub user_id: i64,
+    pub api_id: i64,
+    pub service: String,
+    pub pid: String,
+    /// `live` or `sandbox`.
+    pub mode: &'static str,
+    pub amount_paise: i64,
+    pub user_amount_paise: i64,
+    pub user_wallet_id: Option<i64>,
+    pub partner_wallet_id: Option<i64>,
+}
+
+/// The end of a call: a 2xx keeps the charge, anything else refunds both wallets.
+#[derive(Debug, Clone)]
+pub struct Settle {
+    pub transaction_id: i64,
+    pub success: bool,
+    pub status_code: i32,
+    /// The API log row written with the settlement (none when `settle_pending` heals a crash:
+    /// nobody saw an answer).
+    pub log: Option<CallLog>,
+}
+
+#[derive(Debug, Clone)]
+pub struct CallLog {
+    pub vid: String,
+    pub vpid: String,
+    pub ip: Option<IpAddr>,
+    pub latency_ms: i32,
+}
+
+#[derive(Debug, Clone)]
+pub enum Item {
+    Charge(Charge),
+    Settle(Settle),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Debited, with a pending transaction.
+    Charged { transaction_id: i64, user_remaining_paise: i64, partner_remaining_paise: i64 },
+    /// One of the two wallets could not cover the call: nothing was written.
+    Insufficient,
+    /// The transaction was pending and now is settled (`refunded`: both debits reversed).
+    Settled { refunded: bool },
+    /// The transaction was not pending any more (settled before, or unknown): nothing changed.
+    AlreadySettled,
+}
+
+/// What a batch did besides its outcomes: wallets that crossed their low-balance threshold (the
+/// caller queues one alert each in the same transaction).
+pub struct Applied {
+    pub outcomes: Vec<Outcome>,
+    pub low_balances: Vec<LowBalance>,
+}
+
+struct WalletState {
+    balance: i64,
+    threshold: Option<i64>,
+    alerted: bool,
+    partner_id: i64,
+    user_id: Option<i64>,
+    kind: String,
+    touched: bool,
+}
+
+#[derive(Default)]
+struct Entries {
+    wallet: Vec<i64>,
+    kind: Vec<&'static str>,
+    amount: Vec<i64>,
+    after: Vec<i64>,
+    reason: Vec<&'static str>,
+    reference: Vec<String>,
+    actor: Vec<&'static str>,
+    actor_id: Vec<Option<i64>>,
+}
+
+impl Entries {
+    #[allow(clippy::too_many_arguments)]
+    fn push(&mut self, wallet: i64, kind: &'static str, amount: i64, after: i64, reason: &'static str, txn: i64, actor: &'static str, actor_id: Option<i64>) {
+        self.wallet.push(wallet);
+        self.kind.push(kind);
+        self.amount.push(amount);
+        self.after.push(after);
+        self.reason.push(reason);
+        self.reference.push(reference(txn));
+        self.actor.push(actor);
+        self.actor_id.push(actor_id);
+    }
+}
+
+/// The ledger reference of a gateway transaction's entries.
+pub fn reference(transaction_id: i64) -> String {
+    format!("TXN{transaction_id:08}")
+}
+
+#[derive(sqlx::FromRow)]
+struct Locked {
+    id: i64,
+    balance_paise: i64,
+    low_balance_threshold_paise: Option<i64>,
+    low_balance_alerted: bool,
+    partner_id: i64,
+    user_id: Option<i64>,
+    kind: String,
+}
+
+/// The columns of the new transactions, one vector each, for `UNNEST`.
+#[derive(Default)]
+struct NewTxns<'a> {
+    id: Vec<i64>,
+    partner: Vec<i64>,
+    user: Vec<i64>,
+    api: Vec<i64>,
+    service: Vec<&'a str>,
+    pid: Vec<&'a str>,
+    mode: Vec<&'a str>,
+    amount: Vec<i64>,
+    user_amount: Vec<i64>,
+    remaining: Vec<i64>,
+    partner_remaining: Vec<i64>,
+}
+
+#[derive(sqlx::FromRow)]
+struct SettledRow {
+    id: i64,
+    partner_id: i64,
+    user_id: i64,
+    amount_paise: i64,
+    user_amount_paise: i64,
+    refund: bool,
+}
+
+/// Applies `items` in arrival order on `conn`, which must be inside a transaction (the caller
+/// commits). See the module doc.
+pub async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied> {
+    let mut outcomes: Vec<Option<Outcome>> = vec![None; items.len()];
+
+    // 1. Settlements: only transactions still pending change; a transaction named twice in one
+    //    batch is settled by its first mention.
+    let mut settle_ids = Vec::new();
+    let mut settle_ok = Vec::new();
+    let mut settle_code = Vec::new();
+    let mut first_mention: HashMap<i64, usize> = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        if let Item::Settle(s) = item {
+            if first_mention.contains_key(&s.transaction_id) {
+                outcomes[i] = Some(Outcome::AlreadySettled);
+                continue;
+            }
+            first_mention.insert(s.transaction_id, i);
+            settle_ids.push(s.transaction_id);
+            settle_ok.push(s.success);
+            settle_code.push(s.status_code);
+        }
+    }
+    let settled: Vec<SettledRow> = if settle_ids.is_empty() {
+        Vec::new()
+    } else {
+        sqlx::query_as(
+            "UPDATE api_transactions t
+                SET status = CASE WHEN x.ok THEN 'success' ELSE 'refunded' END, status_code = x.code, settled_at = now()
+               FROM UNNEST($1::bigint[], $2::bool[], $3::int[]) AS x(id, ok, code)
+              WHERE t.id = x.id AND t.status = 'pending'
+          RETURNING t.id, t.partner_id, t.user_id, t.amount_paise, t.user_amount_paise, NOT x.ok AS refund",
+        )
+        .bind(&settle_ids)
+        .bind(&settle_ok)
+        .bind(&settle_code)
+        .fetch_all(&mut *conn)
+        .await?
+    };
+    let settled: HashMap<i64, SettledRow> = settled.into_iter().map(|r| (r.id, r)).collect();
+    for (id, &i) in &first_mention {
+        if !settled.contains_key(id) {
+            outcomes[i] = Some(Outcome::AlreadySettled);
+        }
+    }
+
+    // The API wallets of refunded transactions' owners.
+    let refunds: Vec<&SettledRow> = settled.values().filter(|r| r.refund && (r.amount_paise > 0 || r.user_amount_paise > 0)).collect();
+    let mut refund_wallets: HashMap<i64, (Option<i64>, Option<i64>)> = HashMap::new();
+    if !refunds.is_empty() {
+        let ids: Vec<i64> = refunds.iter().map(|r| r.id).collect();
+        let partners: Vec<i64> = refunds.iter().map(|r| r.partner_id).collect();
+        let users: Vec<i64> = refunds.iter().map(|r| r.user_id).collect();
+        let rows: Vec<(i64, i64, bool)> = sqlx::query_as(
+            "SELECT x.txn, w.id, w.user_id IS NULL
+               FROM UNNEST($1::bigint[], $2::bigint[], $3::bigint[]) AS x(txn, partner_id, user_id)
+               JOIN wallets w ON w.kind = 'api' AND w.partner_id = x.partner_id
+                             AND (w.user_id = x.user_id OR w.user_id IS NULL)",
+        )
+        .bind(&ids)
+        .bind(&partners)
+        .bind(&users)
+        .fetch_all(&mut *conn)
+        .await?;
+        for (txn, wallet, is_partner) in rows {
+            let e = refund_wallets.entry(txn).or_default();
+            if is_partner { e.1 = Some(wallet) } else { e.0 = Some(wallet) }
+        }
+    }
+
+    // 2. Lock every wallet involved, in id order.
+    let mut wallet_ids: Vec<i64> = Vec::new();
+    for item in items {
+        if let Item::Charge(c) = item {
+            wallet_ids.extend(c.user_wallet_id.filter(|_| c.user_amount_paise > 0));
+            wallet_ids.extend(c.partner_wallet_id.filter(|_| c.amount_paise > 0));
+        }
+    }
+    for (u, p) in refund_wallets.values() {
+        wallet_ids.extend(u.iter().chain(p.iter()));
+    }
+    wallet_ids.sort_unstable();
+    wallet_ids.dedup();
+    let mut wallets: HashMap<i64, WalletState> = HashMap::new();
+    if !wallet_ids.is_empty() {
+        let rows: Vec<Locked> = sqlx::query_as(
+            "SELECT id, balance_paise, low_balance_threshold_paise, low_balance_alerted, partner_id, user_id, kind
+               FROM wallets WHERE id = ANY($1) ORDER BY id FOR UPDATE",
+        )
+        .bind(&wallet_ids)
+        .fetch_all(&mut *conn)
+        .await?;
+        for w in rows {
+            let state = WalletState {
+                balance: w.balance_paise,
+                threshold: w.low_balance_threshold_paise,
+                alerted: w.low_balance_alerted,
+                partner_id: w.partner_id,
+                user_id: w.user_id,
+                kind: w.kind,
+                touched: false,
+            };
+            wallets.insert(w.id, state);
+        }
+    }
+
+    // 3. Decide in arrival order.
+    let charges = items.iter().filter(|i| matches!(i, Item::Charge(_))).count();
+    let txn_ids: Vec<i64> = if charges == 0 {
+        Vec::new()
+    } else {
+        sqlx::query_scalar("SELECT nextval(pg_get_serial_sequence('api_transactions', 'id')) FROM generate_series(1, $1)")
+            .bind(charges as i64)
+            .fetch_all(&mut *conn)
+            .await?
+    };
+    let mut next_txn = txn_ids.into_iter();
+    let mut entries = Entries::default();
+    let mut txns: Vec<(usize, i64, i64, i64)> = Vec::new(); // (item, id, user remaining, partner remaining)
+    for (i, item) in items.iter().enumerate() {
+        match item {
+            Item::Charge(c) => {
+                let txn = next_txn.next().expect("one id per charge");
+                let covers = |w: Option<i64>, amount: i64, wallets: &HashMap<i64, WalletState>| {
+                    amount == 0 || w.and_then(|w| wallets.get(&w)).is_some_and(|s| s.balance >= amount)
+                };
+                if !(covers(c.user_wallet_id, c.user_amount_paise, &wallets) && covers(c.partner_wallet_id, c.amount_paise, &wallets)) {
+                    outcomes[i] = Some(Outcome::Insufficient);
+                    continue;
+                }
+                let mut remaining = [0i64; 2];
+                for (slot, (w, amount)) in [(c.user_wallet_id, c.user_amount_paise), (c.partner_wallet_id, c.amount_paise)].into_iter().enumerate() {
+                    let Some(s) = w.and_then(|w| wallets.get_mut(&w)) else { continue };
+                    if amount > 0 {
+                        s.balance -= amount;
+                        s.touched = true;
+                        entries.push(w.expect("checked"), "debit", amount, s.balance, "api_call", txn, "user", Some(c.user_id));
+                    }
+                    remaining[slot] = s.balance;
+                }
+                txns.push((i, txn, remaining[0], remaining[1]));
+                outcomes[i] = Some(Outcome::Charged { transaction_id: txn, user_remaining_paise: remaining[0], partner_remaining_paise: remaining[1] });
+            }
+            Item::Settle(s) => {
+                if outcomes[i].is_some() {
+                    continue;
+                }
+                let row = &settled[&s.transaction_id];
+                if row.refund {
+                    let (uw, pw) = refund_wallets.get(&row.id).copied().unwrap_or_default();
+                    for (w, amount) in [(uw, row.user_amount_paise), (pw, row.amount_paise)] {
+                        if amount == 0 {
+                            continue;
+                        }
+                        let w = w.ok_or_else(|| Error::Other(anyhow::anyhow!("transaction {} has no wallet to refund", row.id)))?;
+                        let st = wallets.get_mut(&w).expect("locked above");
+                        st.balance += amount;
+                        st.touched = true;
+                        entries.push(w, "credit", amount, st.balance, "refund", row.id, "system", None);
+                    }
+                }
+                outcomes[i] = Some(Outcome::Settled { refunded: row.refund });
+            }
+        }
+    }
+
+    // 4. Set-based writes.
+    if !txns.is_empty() {
+        let mut t = NewTxns::default();
+        for (i, id, user_rem, partner_rem) in &txns {
+            let Item::Charge(c) = &items[*i] else { unreachable!("only charges get transaction ids") };
+            t.id.push(*id);
+            t.partner.push(c.partner_id);
+            t.user.push(c.user_id);
+            t.api.push(c.api_id);
+            t.service.push(&c.service);
+            t.pid.push(&c.pid);
+            t.mode.push(c.mode);
+            t.amount.push(c.amount_paise);
+            t.user_amount.push(c.user_amount_paise);
+            t.remaining.push(*user_rem);
+            t.partner_remaining.push(*partner_rem);
+        }
+        sqlx::query(
+            "INSERT INTO api_transactions (id, partner_id, user_id, api_id, service, pid, mode, amount_paise, user_amount_paise,
+                                           remaining_paise, partner_remaining_paise)
+             OVERRIDING SYSTEM VALUE
+             SELECT * FROM UNNEST($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[],
+                                  $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[])",
+        )
+        .bind(&t.id)
+        .bind(&t.partner)
+        .bind(&t.user)
+        .bind(&t.api)
+        .bind(&t.service)
+        .bind(&t.pid)
+        .bind(&t.mode)
+        .bind(&t.amount)
+        .bind(&t.user_amount)
+        .bind(&t.remaining)
+        .bind(&t.partner_remaining)
+        .execute(&mut *conn)
+        .await?;
+    }
+    if !entries.wallet.is_empty() {
+        sqlx::query(
+            "INSERT INTO wallet_entries (wallet_id, type, amount_paise, balance_after_paise, reason, reference, actor_kind, actor_id)
+             SELECT * FROM UNNEST($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::bigint[])",
+        )
+        .bind(&entries.wallet)
+        .bind(&entries.kind)
+        .bind(&entries.amount)
+        .bind(&entries.after)
+        .bind(&entries.reason)
+        .bind(&entries.reference)
+        .bind(&entries.actor)
+        .bind(&entries.actor_id)
+        .execute(&mut *conn)
+        .await?;
+    }
+    let mut low_balances = Vec::new();
+    let (mut ids, mut balances, mut alerted) = (Vec::new(), Vec::new(), Vec::new());
+    for (id, s) in &wallets {
+        if !s.touched {
+            continue;
+        }
+        // As in `wallets::apply`: the flag always equals "below the threshold", so one alert goes
+        // out per downward crossing and a credit re-arms it.
+        let below = s.threshold.is_some_and(|t| s.balance < t);
+        if below && !s.alerted {
+            low_balances.push(LowBalance {
+                wallet_id: *id,
+                partner_id: s.partner_id,
+                user_id: s.user_id,
+                kind: WalletKind::parse(&s.kind)?,
+                balance_paise: s.balance,
+                threshold_paise: s.threshold.unwrap_or_default(),
+            });
+        }
+        ids.push(*id);
+        balances.push(s.balance);
+        alerted.push(below);
+    }
+    if !ids.is_empty() {
+        sqlx::query(
+            "UPDATE wallets w SET balance_paise = x.balance, low_balance_alerted = x.alerted, updated_at = now()
+               FROM UNNEST($1::bigint[], $2::bigint[], $3::bool[]) AS x(id, balance, alerted) WHERE w.id = x.id",
+        )
+        .bind(&ids)
+        .bind(&balances)
+        .bind(&alerted)
+        .execute(&mut *conn)
+        .await?;
+    }
+    write_logs(conn, items, &settled).await?;
+
+    Ok(Applied { outcomes: outcomes.into_iter().map(|o| o.expect("every item decided")).collect(), low_balances })
+}
+
+/// The API log of each settlement that changed its transaction.
+async fn write_logs(conn: &mut PgConnection, items: &[Item], settled: &HashMap<i64, SettledRow>) -> Result<()> {
+    let (mut txn, mut vid, mut vpid, mut code, mut ip, mut latency) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for item in items {
+        let Item::Settle(s) = item else { continue };
+        let (Some(log), true) = (&s.log, settled.contains_key(&s.transaction_id)) else { continue };
+        txn.push(s.transaction_id);
+        vid.push(log.vid.as_str());
+        vpid.push(log.vpid.as_str());
+        code.push(s.status_code);
+        ip.push(log.ip.map(|i| i.to_string()));
+        latency.push(log.latency_ms);
+    }
+    if txn.is_empty() {
+        return Ok(());
+    }
+    sqlx::query(
+        "INSERT INTO api_logs (partner_id, user_id, transaction_id, service, pid, vid, vpid, status_code, amount_paise, ip, latency_ms)
+         SELECT t.partner_id, t.user_id, t.id, t.service, t.pid, x.vid, x.vpid, x.code,
+                CASE WHEN t.status = 'success' THEN t.user_amount_paise ELSE 0 END, x.ip::inet, x.latency
+           FROM UNNEST($1::bigint[], $2::text[], $3::text[], $4::int[], $5::text[], $6::int[]) AS x(id, vid, vpid, code, ip, latency)
+           JOIN api_transactions t ON t.id = x.id",
+    )
+    .bind(&txn)
+    .bind(&vid)
+    .bind(&vpid)
+    .bind(&code)
+    .bind(&ip)
+    .bind(&latency)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Queues the alert mails of a batch on its transaction. The api and the jobs pass the ledger's
+/// alert function; tests may pass one that records.
+pub type AlertFn = for<'c> fn(&'c mut PgConnection, &'c [LowBalance]) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<()>> + Send + 'c>>;
+
+struct Request {
+    item: Item,
+    reply: oneshot::Sender<Result<Outcome, String>>,
+}
+
+/// The charging task of one api process; cheap to clone.
+#[derive(Clone)]
+pub struct Charger {
+    tx: mpsc::Sender<Request>,
+}
+
+impl Charger {
+    /// Starts the task on the current runtime. It ends when every `Charger` clone is dropped.
+    pub fn spawn(pool: PgPool, alert: AlertFn) -> Self {
+        let (tx, rx) = mpsc::channel(MAX_BATCH * 16);
+        tokio::spawn(run(pool, alert, rx));
+        Self { tx }
+    }
+
+    pub async fn charge(&self, c: Charge) -> Result<Outcome> {
+        self.submit(Item::Charge(c)).await
+    }
+
+    pub async fn settle(&self, s: Settle) -> Result<Outcome> {
+        self.submit(Item::Settle(s)).await
+    }
+
+    async fn submit(&self, item: Item) -> Result<Outcome> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Request { item, reply }).await.map_err(|_| Error::Other(anyhow::anyhow!("the charging task has stopped")))?;
+        rx.await
+            .map_err(|_| Error::Other(anyhow::anyhow!("the charging task dropped a call")))?
+            .map_err(|e| Error::Other(anyhow::anyhow!(e)))
+    }
+}
+
+async fn run(pool: PgPool, alert: AlertFn, mut rx: mpsc::Receiver<Request>) {
+    let mut batch: Vec<Request> = Vec::with_capacity(MAX_BATCH);
+    while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        let items: Vec<Item> = batch.iter().map(|r| r.item.clone()).collect();
+        let result = commit_batch(&pool, alert, &items).await;
+        match result {
+            Ok(outcomes) => {
+                for (r, o) in batch.drain(..).zip(outcomes) {
+                    let _ = r.reply.send(Ok(o));
+                }
+            }
+            Err(e) => {
+                tracing::error!(error = %e, calls = batch.len(), "charging batch failed");
+                let msg = format!("charging failed: {e}");
+                for r in batch.drain(..) {
+                    let _ = r.reply.send(Err(msg.clone()));
+                }
+            }
+        }
+    }
+}
+
+/// One batch in its own transaction, retried when Postgres picks it as a deadlock victim or a
+/// serialization failure (nothing of it was written then).
+pub async fn commit_batch(pool: &PgPool, alert: AlertFn, items: &[Item]) -> Result<Vec<Outcome>> {
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let result = async {
+            let mut tx = pool.begin().await?;
+            let applied = apply_batch(&mut tx, items).await?;
+            if !applied.low_balances.is_empty() {
+                alert(&mut tx, &applied.low_balances).await?;
+            }
+            tx.commit().await?;
+            Ok::<_, Error>(applied.outcomes)
+        }
+        .await;
+        match result {
+            Err(Error::Db(sqlx::Error::Database(d))) if attempt < 5 && matches!(d.code().as_deref(), Some("40P01" | "40001")) => {
+                tokio::time::sleep(Duration::from_millis(2 * attempt)).await;
+            }
+            other => return other,
+        }
+    }
+}
