@@ -101,6 +101,41 @@ pub async fn validate_items(conn: &mut PgConnection, items: &[PriceItem]) -> Res
     Ok(ids)
 }
 
+/// Applies a queued price list once (the `bulk_update_prices` job), in the caller's
+/// transaction: the prices and an audit row keyed by `apply_id`. A second run with the same
+/// `apply_id` (a retry after a crash that came after the commit) finds that row and changes
+/// nothing: `Ok(None)`. Two runs at once (one worker presumed dead) take turns on a lock.
+/// Returns the number of prices that changed.
+pub async fn apply_price_list(conn: &mut PgConnection, apply_id: &str, target: Target, items: &[PriceItem], actor: Actor) -> Result<Option<usize>> {
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
+        .bind(format!("bulk_update_prices:{apply_id}"))
+        .execute(&mut *conn)
+        .await?;
+    let done: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM audit_log WHERE action = 'bulk_update_prices' AND entity_id = $1)")
+        .bind(apply_id)
+        .fetch_one(&mut *conn)
+        .await?;
+    if done {
+        return Ok(None);
+    }
+    let changed = apply_prices(conn, target, items, actor).await?;
+    let partner_id = match target {
+        Target::Partner(p) => Some(p),
+        Target::Plan(_) => None,
+    };
+    audit::record(conn, &audit::Record {
+        actor,
+        action: "bulk_update_prices",
+        entity: "price_list",
+        entity_id: apply_id.to_owned(),
+        partner_id,
+        before: None,
+        after: Some(serde_json::json!({ "target": target, "prices": items.len(), "changed": changed })),
+    })
+    .await?;
+    Ok(Some(changed))
+}
+
 /// Sets the prices of `items` on `target`, all in the caller's transaction: the previous
 /// prices are locked and read, every row is upserted in one statement, and one audit row per
 /// changed price records before and after. Returns the number of prices that changed.

@@ -4,8 +4,8 @@
 use axum::{extract::State, http::StatusCode};
 use domain::{
     Error, captcha, crypto,
-    mail::Email,
-    partners::{self, Credentials, EMAIL_TAKEN, USER_NAME_TAKEN},
+    mail::{Mail, SendMail},
+    partners::{self, EMAIL_TAKEN, USER_NAME_TAKEN},
     sign_in_attempts, superadmins,
     tokens::{self, Purpose},
 };
@@ -102,23 +102,11 @@ pub struct SignupResponse {
     pub partner_id: i64,
 }
 
-fn verification_mail(state: &AppState, c: &Credentials, token: &str) -> Email {
-    let link = format!("{}/verify-email/{token}", state.config.public_url);
-    Email::new(
-        &c.email,
-        "Verify your email address",
-        format!(
-            "Hello {},\n\nThank you for signing up for whitelabel. Please verify your email address by opening this link \
-             (it is valid for 24 hours):\n\n{link}\n\nIf you did not sign up, you can ignore this email.\n",
-            c.first_name
-        ),
-    )
-}
-
-/// Issues a verification token and enqueues its mail on the caller's transaction.
-async fn send_verification(state: &AppState, conn: &mut sqlx::PgConnection, c: &Credentials) -> ApiResult<()> {
-    let token = tokens::issue(conn, Purpose::VerifyEmail, c.id, tokens::VERIFY_EMAIL_TTL).await?;
-    jobs::enqueue(conn, &jobs::SendMail::new(verification_mail(state, c, &token))).await?;
+/// Reserves a verification token and enqueues its mail on the caller's transaction; the job
+/// mints the token when it builds the mail, so the queue never holds the link.
+async fn send_verification(conn: &mut sqlx::PgConnection, partner_id: i64) -> ApiResult<()> {
+    let token_id = tokens::reserve(conn, Purpose::VerifyEmail, partner_id, tokens::VERIFY_EMAIL_TTL).await?;
+    jobs::enqueue(conn, &SendMail::of(Mail::VerifyEmail { partner_id, token_id })).await?;
     Ok(())
 }
 
@@ -140,7 +128,7 @@ pub async fn signup(_: SignUpLimit, State(state): State<AppState>, Json(req): Js
         other => other.into(),
     })?;
     let c = partners::credentials_by_id(&mut tx, id).await?.ok_or_else(|| ApiError::internal("partner vanished"))?;
-    send_verification(&state, &mut tx, &c).await?;
+    send_verification(&mut tx, c.id).await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(SignupResponse { partner_id: id })))
 }
@@ -234,7 +222,7 @@ pub async fn login(_: SignInLimit, State(state): State<AppState>, Json(req): Jso
         let last = tokens::last_issued_secs_ago(&mut conn, Purpose::VerifyEmail, c.id).await?;
         if last.is_none_or(|secs| secs > RESEND_VERIFICATION_AFTER_SECS) {
             let mut tx = sqlx::Connection::begin(&mut *conn).await?;
-            send_verification(&state, &mut tx, &c).await?;
+            send_verification(&mut tx, c.id).await?;
             tx.commit().await?;
         }
         let mut e = ApiError::forbidden(UNVERIFIED);
@@ -271,22 +259,10 @@ pub async fn forgot_password(
     v.check(!req.user_name.trim().is_empty(), "user_name", "Username is required");
     v.check(req.email.len() <= 254 && req.user_name.len() <= 100, "email", "Email or username is too long");
     v.into_result()?;
-    let mut tx = state.pool.begin().await?;
-    if let Some(c) = partners::by_email_and_user_name(&mut tx, &req.email, &req.user_name).await? {
-        let token = tokens::issue(&mut tx, Purpose::ResetPassword, c.id, tokens::RESET_PASSWORD_TTL).await?;
-        let link = format!("{}/reset-password-admin/{token}", state.config.public_url);
-        let mail = Email::new(
-            &c.email,
-            "Reset your password",
-            format!(
-                "Hello {},\n\nWe received a request to reset the password of your account {}. Open this link to set a new \
-                 password (it is valid for 1 hour and works once):\n\n{link}\n\nIf you did not ask for this, you can ignore this email.\n",
-                c.first_name, c.user_name
-            ),
-        );
-        jobs::enqueue(&mut tx, &jobs::SendMail::new(mail)).await?;
-    }
-    tx.commit().await?;
+    // The account is looked up by the job, not here: the answer takes as long whether or not
+    // one exists, and the mail (with its link) is built only when sent.
+    let reset = Mail::PasswordReset { email: req.email.clone(), user_name: req.user_name.clone() };
+    jobs::enqueue_now(&state.pool, &SendMail::of(reset)).await?;
     Ok((StatusCode::ACCEPTED, message("If the details match an account, a link to reset the password will be sent to the email address.")))
 }
 

@@ -4,7 +4,7 @@
 use axum::{extract::State, http::StatusCode};
 use domain::{
     audit::Actor,
-    mail::Email,
+    mail::{Mail, SendMail},
     paging::{Page, PageParams},
     users::{self, NewUser, User},
 };
@@ -93,12 +93,9 @@ pub async fn create(auth: PartnerAuth, State(state): State<AppState>, Json(req):
     let hash = domain::crypto::hash_password_pooled(&new.password).await.map_err(crate::error::ApiError::internal)?;
     let mut tx = state.pool.begin().await?;
     let id = users::create(&mut tx, auth.partner_id, &new, &hash).await?;
-    let text = format!(
-        "Hello {},\n\nAn account has been created for you (user id {id}). Sign in with this e-mail address and the password your administrator gave you.\n",
-        new.first_name
-    );
     // From the partner's own mail server when it set one up: the user is the partner's customer.
-    let job_id = jobs::enqueue(&mut tx, &jobs::SendMail::for_partner(Email::new(&new.email, "Your account has been created", text), auth.partner_id)).await?;
+    let mail = SendMail::of(Mail::AccountCreated { partner_id: auth.partner_id, user_id: id }).via_partner(auth.partner_id);
+    let job_id = jobs::enqueue(&mut tx, &mail).await?;
     domain::job_owners::record(&mut tx, &job_id, auth.partner_id).await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(Created { id })))

@@ -127,7 +127,7 @@ async fn move_money(state: &AppState, owner: Owner, kind: WalletKind, req: Parse
         tenancy::partner_exists(&mut tx, p).await?;
     }
     let wallet_id = wallets::wallet_id(&mut tx, owner, kind).await?;
-    let moved = jobs::wallets::apply(
+    let moved = domain::wallets::apply(
         &mut tx,
         &Movement {
             wallet_id,
