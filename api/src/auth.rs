@@ -176,10 +176,7 @@ impl FromRequestParts<AppState> for PartnerAuth {
 /// another api process may believe one for `SESSION_CACHE_TTL` more, and money moves on these
 /// requests (a primary-key lookup).
 async fn active_partner(state: &AppState, c: Claims) -> Result<PartnerAuth, ApiError> {
-    let active: Option<bool> = sqlx::query_scalar("SELECT is_active FROM partners WHERE id = $1")
-        .bind(c.sub)
-        .fetch_optional(&state.pool)
-        .await?;
+    let active = domain::partners::is_active(&mut *state.pool.acquire().await?, c.sub).await?;
     match active {
         None => Err(ApiError::unauthorized(EXPIRED)),
         Some(false) => Err(ApiError::forbidden("Your account is inactive. Please contact support.")),

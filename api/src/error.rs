@@ -126,12 +126,6 @@ impl From<sqlx::Error> for ApiError {
     }
 }
 
-impl From<jobs::EnqueueError> for ApiError {
-    fn from(e: jobs::EnqueueError) -> Self {
-        Self::from(domain::Error::from(e))
-    }
-}
-
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> Self {
         let status = r.status();

@@ -5,11 +5,15 @@ pub mod auth;
 pub mod client_ip;
 pub mod error;
 pub mod extract;
+pub mod filters;
 pub mod gateway;
+pub mod links;
 pub mod openapi;
 pub mod ratelimit;
 pub mod routes;
 pub mod security_headers;
+pub mod session;
+pub mod sites;
 
 use std::sync::Arc;
 
@@ -47,10 +51,7 @@ impl AppState {
 pub fn app(state: AppState) -> Router {
     let web = routes::web::service(&state.config.web_dist);
     let security = security_headers::SecurityHeaders::new(&state.config, &[routes::docs::inline_script()]);
-    Router::new()
-        .merge(routes::health::router())
-        .merge(routes::files::router())
-        .nest("/api", routes::api_router())
+    Router::from(routes::router())
         .fallback(web)
         .layer(axum::middleware::map_response(move |res: axum::response::Response| {
             let security = security.clone();

@@ -1,105 +1,26 @@
-//! The OpenAPI document, assembled from the `#[utoipa::path]` of every handler.
+//! The OpenAPI document: the info and shared components below, plus the paths of every route
+//! `routes::router()` serves (each declared once, with `routes!`).
+
+use std::sync::LazyLock;
 
 use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::routes;
 
+// No `paths(...)` here: they come from the router.
 #[derive(OpenApi)]
 #[openapi(
     info(title = "KYC Platform API", version = "1",
          description = "White-label KYC API reselling platform. Money is integer paise (`*_paise`). Errors: `{\"error\":{\"code\",\"message\",\"fields\"}}`. Auth: `Authorization: Bearer <token>`; the gateway takes `X-Api-Key`."),
-    paths(
-        routes::health::healthz,
-        routes::health::readyz,
-        routes::public::contact,
-        routes::users::dashboard,
-        routes::users::list,
-        routes::users::one,
-        routes::users::create,
-        routes::users::update,
-        routes::clients::dashboard,
-        routes::clients::list,
-        routes::clients::one,
-        routes::auth::new_captcha,
-        routes::auth::signup,
-        routes::auth::verify_email,
-        routes::auth::login,
-        routes::auth::forgot_password,
-        routes::auth::reset_password_verify,
-        routes::auth::reset_password,
-        routes::auth::change_password,
-        routes::auth::superadmin_login,
-        routes::auth::superadmin_me,
-        routes::auth::partner_logout,
-        routes::auth::superadmin_logout,
-        routes::onboarding::me,
-        routes::onboarding::status,
-        routes::onboarding::choose_plan,
-        routes::onboarding::subdomain_availability,
-        routes::onboarding::claim_subdomain,
-        routes::onboarding::save_branding,
-        routes::onboarding::get_smtp,
-        routes::onboarding::save_smtp,
-        routes::onboarding::skip_smtp,
-        routes::onboarding::test_smtp,
-        routes::branding::plans,
-        routes::branding::public_branding,
-        routes::jobs::job_state,
-        routes::files::download,
-        routes::files::upload,
-        routes::uploads::create,
-        routes::wallets::partner_wallets,
-        routes::wallets::partner_entries,
-        routes::wallets::set_alert,
-        routes::wallets::user_wallets,
-        routes::wallets::user_entries,
-        routes::wallets::user_entry,
-        routes::wallets::client_wallets,
-        routes::wallets::client_entries,
-        routes::wallets::client_entry,
-        routes::wallets::all_partner_entries,
-        routes::wallets::client_user_wallets,
-        routes::wallets::client_user_entries,
-        routes::wallets::client_user_entry,
-        routes::pricing::client_user_prices,
-        routes::pricing::set_client_user_prices,
-        routes::transactions::client_user_api_transactions,
-        routes::transactions::client_user_product_transactions,
-        routes::catalogue::summary,
-        routes::catalogue::list,
-        routes::catalogue::one,
-        routes::catalogue::create,
-        routes::catalogue::update,
-        routes::catalogue::remove,
-        routes::catalogue::sandbox_list,
-        routes::catalogue::sandbox_add,
-        routes::catalogue::sandbox_remove,
-        routes::plans::slab_prices,
-        routes::plans::set_slab_prices,
-        routes::plans::add_service,
-        routes::plans::client_plan,
-        routes::plans::change_plan,
-        routes::plans::custom_prices,
-        routes::plans::set_custom_prices,
-        routes::plans::delete_custom_price,
-        routes::plans::my_plan,
-        routes::pricing::user_prices,
-        routes::pricing::set_user_prices,
-        routes::transactions::api_transactions,
-        routes::transactions::product_transactions,
-        routes::logs::api_logs,
-        routes::logs::product_logs,
-        routes::logs::client_user_api_logs,
-        routes::logs::client_user_product_logs,
-        routes::api_keys::create, routes::api_keys::list, routes::api_keys::revoke, routes::visibility::partner_get, routes::visibility::partner_patch, routes::visibility::user_get, routes::visibility::user_patch, routes::visibility::client_get, routes::visibility::client_patch, routes::settings::partner_get, routes::settings::partner_patch, routes::settings::client_get, routes::settings::client_patch, routes::ip_access::whitelist, routes::ip_access::allow, routes::ip_access::disallow, routes::ip_access::user_whitelist, routes::ip_access::blocked, routes::ip_access::block, routes::ip_access::unblock, routes::ip_hits::list, routes::ip_hits::user_list,
-        routes::verify::offers,
-        routes::verify::call,
-    ),
     // Schemas that only query parameters name are not collected from the paths.
     components(schemas(crate::error::ErrorBody, crate::error::ErrorDetail, domain::wallets::WalletKind))
 )]
 pub struct ApiDoc;
 
 pub fn document() -> utoipa::openapi::OpenApi {
-    ApiDoc::openapi()
+    // Built once: the router is assembled only to read its paths.
+    static DOCUMENT: LazyLock<utoipa::openapi::OpenApi> =
+        LazyLock::new(|| OpenApiRouter::with_openapi(ApiDoc::openapi()).merge(routes::router()).into_openapi());
+    DOCUMENT.clone()
 }

@@ -3,13 +3,13 @@
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Deserializer, Serialize};
-use sqlx::PgConnection;
+use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Error, Result,
     audit::{self, Actor},
     error::Violations,
-    paging::{Page, PageRequest},
+    paging::{self, List, Page, PageRequest},
 };
 
 /// The exact text of spec part 2, §5 and §8.
@@ -45,11 +45,10 @@ pub struct Api {
     pub updated_at: DateTime<Utc>,
 }
 
-const SELECT_API: &str = "SELECT c.id, c.service, c.name, c.category, c.description, c.pid, c.method, c.endpoint,
+const API_COLUMNS: &str = "c.id, c.service, c.name, c.category, c.description, c.pid, c.method, c.endpoint,
         c.documentation_link, c.curl_code, c.response_code, c.param_name, c.header_param_name, c.required_fields,
         c.is_hidden, c.is_verified, c.is_new, c.status, c.default_price_paise,
-        EXISTS (SELECT 1 FROM sandbox_apis s WHERE s.api_id = c.id) AS is_sandbox, c.created_at, c.updated_at
-   FROM api_catalogue c";
+        EXISTS (SELECT 1 FROM sandbox_apis s WHERE s.api_id = c.id) AS is_sandbox, c.created_at, c.updated_at";
 
 /// The add/edit form of the catalogue, as sent. Everything is optional here so that a missing
 /// field gets the spec's "required" message rather than a decoding error.
@@ -230,30 +229,32 @@ pub struct ApiFilter {
 }
 
 pub async fn list(conn: &mut PgConnection, f: &ApiFilter, page: PageRequest) -> Result<Page<Api>> {
-    const WHERE: &str = " WHERE ($1::text IS NULL OR c.name ILIKE '%' || $1 || '%' OR c.service ILIKE '%' || $1 || '%' OR c.pid ILIKE '%' || $1 || '%')
-                            AND ($2::text IS NULL OR lower(c.category) = lower($2))
-                            AND (NOT $3 OR EXISTS (SELECT 1 FROM sandbox_apis s WHERE s.api_id = c.id))";
-    let q = f.q.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(|s| s.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+    let search = paging::contains_pattern(f.q.as_deref());
     let category = f.category.as_deref().map(str::trim).filter(|s| !s.is_empty() && !s.eq_ignore_ascii_case("all"));
-    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM api_catalogue c{WHERE}")))
-        .bind(&q)
-        .bind(category)
-        .bind(f.sandbox_only)
-        .fetch_one(&mut *conn)
-        .await?;
-    let items: Vec<Api> = sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_API}{WHERE} ORDER BY c.id LIMIT $4 OFFSET $5")))
-        .bind(&q)
-        .bind(category)
-        .bind(f.sandbox_only)
-        .bind(page.limit())
-        .bind(page.offset())
-        .fetch_all(&mut *conn)
-        .await?;
-    Ok(Page::new(items, total, page))
+    List {
+        columns: API_COLUMNS,
+        rows: |q: &mut QueryBuilder<Postgres>| {
+            q.push("FROM api_catalogue c WHERE true");
+            if let Some(s) = &search {
+                q.push(" AND (c.name ILIKE ").push_bind(s.clone());
+                q.push(" OR c.service ILIKE ").push_bind(s.clone());
+                q.push(" OR c.pid ILIKE ").push_bind(s.clone()).push(")");
+            }
+            if let Some(c) = category {
+                q.push(" AND lower(c.category) = lower(").push_bind(c.to_owned()).push(")");
+            }
+            if f.sandbox_only {
+                q.push(" AND EXISTS (SELECT 1 FROM sandbox_apis s WHERE s.api_id = c.id)");
+            }
+        },
+        order_by: "c.id",
+    }
+    .fetch(conn, page)
+    .await
 }
 
 pub async fn get(conn: &mut PgConnection, id: i64) -> Result<Api> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_API} WHERE c.id = $1")))
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {API_COLUMNS} FROM api_catalogue c WHERE c.id = $1")))
         .bind(id)
         .fetch_optional(conn)
         .await?
@@ -343,7 +344,7 @@ pub async fn update(conn: &mut PgConnection, id: i64, input: &ApiInput, actor: A
 }
 
 async fn get_for_update(conn: &mut PgConnection, id: i64) -> Result<Api> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_API} WHERE c.id = $1 FOR UPDATE OF c")))
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {API_COLUMNS} FROM api_catalogue c WHERE c.id = $1 FOR UPDATE OF c")))
         .bind(id)
         .fetch_optional(conn)
         .await?

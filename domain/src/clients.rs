@@ -3,11 +3,11 @@
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use sqlx::PgConnection;
+use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Error, Result,
-    paging::{Page, PageRequest},
+    paging::{self, List, Page, PageRequest},
 };
 
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -37,36 +37,31 @@ pub struct Filter {
     pub user_id: Option<i64>,
 }
 
-fn like(v: &Option<String>) -> Option<String> {
-    v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(|s| format!("%{}%", s.replace('%', "\\%").replace('_', "\\_")))
-}
-
 pub async fn list(conn: &mut PgConnection, f: &Filter, page: PageRequest) -> Result<Page<Client>> {
-    let where_ = "($1::text IS NULL OR first_name ILIKE $1) AND ($2::text IS NULL OR last_name ILIKE $2)
-                  AND ($3::text IS NULL OR email::text ILIKE $3) AND ($4::text IS NULL OR phone_number ILIKE $4)
-                  AND ($5::bigint IS NULL OR id = $5)";
-    let (a, b, c, d) = (like(&f.first_name), like(&f.last_name), like(&f.email), like(&f.phone_number));
-    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM partners WHERE {where_}")))
-        .bind(&a)
-        .bind(&b)
-        .bind(&c)
-        .bind(&d)
-        .bind(f.user_id)
-        .fetch_one(&mut *conn)
-        .await?;
-    let items = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM partners WHERE {where_} ORDER BY created_at DESC, id DESC LIMIT $6 OFFSET $7"
-    )))
-    .bind(&a)
-    .bind(&b)
-    .bind(&c)
-    .bind(&d)
-    .bind(f.user_id)
-    .bind(page.limit())
-    .bind(page.offset())
-    .fetch_all(&mut *conn)
-    .await?;
-    Ok(Page::new(items, total, page))
+    let contains = [
+        ("first_name", paging::contains_pattern(f.first_name.as_deref())),
+        ("last_name", paging::contains_pattern(f.last_name.as_deref())),
+        ("email::text", paging::contains_pattern(f.email.as_deref())),
+        ("phone_number", paging::contains_pattern(f.phone_number.as_deref())),
+    ];
+    List {
+        columns: COLUMNS,
+        rows: |q: &mut QueryBuilder<Postgres>| {
+            q.push("FROM partners WHERE true");
+            for (column, pattern) in &contains {
+                if let Some(p) = pattern {
+                    // `column` is one of the constants above, never input.
+                    q.push(format!(" AND {column} ILIKE ")).push_bind(p.clone());
+                }
+            }
+            if let Some(id) = f.user_id {
+                q.push(" AND id = ").push_bind(id);
+            }
+        },
+        order_by: "created_at DESC, id DESC",
+    }
+    .fetch(conn, page)
+    .await
 }
 
 pub async fn get(conn: &mut PgConnection, id: i64) -> Result<Client> {

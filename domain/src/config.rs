@@ -186,6 +186,9 @@ pub struct Config {
     pub gateway: GatewayConfig,
     /// Cron expression (with seconds) of the periodic `aggregate_ip_hits` job.
     pub ip_hits_schedule: String,
+    /// Finished jobs (done, or failed for good) are deleted this long after they finished
+    /// (`JOB_RETENTION_HOURS`, default a week), by the hourly `prune_jobs` job.
+    pub job_retention: Duration,
     /// Per-IP requests per minute on the routes people could hammer.
     pub rate_limits: RateLimitConfig,
     /// Lets partners' SMTP hosts resolve to loopback, private, link-local or metadata
@@ -349,6 +352,13 @@ impl Config {
                 }
             },
             ip_hits_schedule: cron_expr("IP_HITS_SCHEDULE", "0 * * * * *")?,
+            job_retention: {
+                let hours: u64 = parsed("JOB_RETENTION_HOURS", 168)?;
+                if hours == 0 || hours > 24 * 366 {
+                    return Err(ConfigError { var: "JOB_RETENTION_HOURS", problem: "must be between 1 and 8784".into() });
+                }
+                Duration::from_secs(hours * 3600)
+            },
             rate_limits: {
                 let d = RateLimitConfig::default();
                 RateLimitConfig {

@@ -88,3 +88,24 @@ pub async fn list(conn: &mut PgConnection, partner_id: i64, f: &Filter, page: Pa
         .collect();
     Ok(Page::new(items, total, page))
 }
+
+/// The write side's periodic step (the `aggregate_ip_hits` job): folds every hot counter
+/// (`ip_hit_counters`) into `ip_hits` and returns how many rows it folded. Draining and adding
+/// are one statement (DELETE … RETURNING feeding the upsert), so a crash either folds a batch
+/// completely or not at all: no hit is lost or counted twice.
+pub async fn fold_counters(conn: &mut PgConnection) -> Result<u64> {
+    Ok(sqlx::query(
+        "WITH drained AS (
+             DELETE FROM ip_hit_counters RETURNING partner_id, user_id, ip, day, hits, first_seen, last_seen
+         )
+         INSERT INTO ip_hits (partner_id, user_id, ip, day, hits, first_seen, last_seen)
+         SELECT partner_id, user_id, ip, day, hits, first_seen, last_seen FROM drained
+         ON CONFLICT (user_id, ip, day) DO UPDATE
+            SET hits = ip_hits.hits + EXCLUDED.hits,
+                first_seen = LEAST(ip_hits.first_seen, EXCLUDED.first_seen),
+                last_seen = GREATEST(ip_hits.last_seen, EXCLUDED.last_seen)",
+    )
+    .execute(conn)
+    .await?
+    .rows_affected())
+}

@@ -27,6 +27,7 @@ pub mod plan_cards;
 pub mod plans;
 pub mod public_addr;
 pub mod pricing;
+pub mod queue;
 pub mod seed;
 pub mod sessions;
 pub mod settings;

@@ -3,11 +3,11 @@
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use sqlx::PgConnection;
+use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Result,
-    paging::{Page, PageRequest},
+    paging::{List, Page, PageRequest},
     transactions::Filter,
 };
 
@@ -57,25 +57,15 @@ async fn user_page<T>(conn: &mut PgConnection, table: &'static str, columns: &'s
 where
     T: for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin,
 {
-    const WHERE: &str = "WHERE partner_id = $1 AND user_id = $2
-        AND ($3::date IS NULL OR created_at >= $3::date) AND ($4::date IS NULL OR created_at < $4::date + 1)";
-    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM {table} {WHERE}")))
-        .bind(partner_id)
-        .bind(user_id)
-        .bind(f.from)
-        .bind(f.to)
-        .fetch_one(&mut *conn)
-        .await?;
-    let items = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {columns} FROM {table} {WHERE} ORDER BY created_at DESC, id DESC LIMIT $5 OFFSET $6"
-    )))
-    .bind(partner_id)
-    .bind(user_id)
-    .bind(f.from)
-    .bind(f.to)
-    .bind(page.limit())
-    .bind(page.offset())
-    .fetch_all(&mut *conn)
-    .await?;
-    Ok(Page::new(items, total, page))
+    List {
+        columns,
+        rows: |q: &mut QueryBuilder<Postgres>| {
+            q.push(format!("FROM {table} WHERE partner_id = ")).push_bind(partner_id);
+            q.push(" AND user_id = ").push_bind(user_id);
+            f.push_dates(q, "created_at");
+        },
+        order_by: "created_at DESC, id DESC",
+    }
+    .fetch(conn, page)
+    .await
 }

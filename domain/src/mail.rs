@@ -1,4 +1,6 @@
-//! Outgoing mail: SMTP through lettre, or (the default) an outbox folder of `.eml` files.
+//! Outgoing mail: SMTP through lettre, or (the default) an outbox folder of `.eml` files; and
+//! the `send_mail` job's payload, [`SendMail`], which names the mail to build rather than
+//! carrying its text (the texts are in [`texts`], built at send time).
 
 use std::path::PathBuf;
 
@@ -9,7 +11,16 @@ use lettre::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::config::{MailConfig, SmtpConfig};
+use crate::{
+    config::{Config, MailConfig, SmtpConfig},
+    partners,
+    queue::Task,
+    tokens::{self, Purpose},
+    users,
+    wallets::LowBalance,
+};
+
+pub mod texts;
 
 /// One message, as a job carries it. `message_id` is fixed when the job is enqueued so that a
 /// retried delivery is recognisable as the same message.
@@ -58,6 +69,30 @@ impl Email {
     }
 }
 
+/// Whether a message went out already: a retry of a job that delivered, then died before it
+/// could report, finds it here and sends nothing.
+pub async fn delivered(conn: &mut sqlx::PgConnection, message_id: &str) -> crate::Result<bool> {
+    Ok(sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM mail_deliveries WHERE message_id = $1)")
+        .bind(message_id)
+        .fetch_one(conn)
+        .await?)
+}
+
+/// Records a delivered message (see [`delivered`]).
+pub async fn record_delivery(conn: &mut sqlx::PgConnection, email: &Email, transport: &str) -> crate::Result<()> {
+    sqlx::query(
+        "INSERT INTO mail_deliveries (message_id, recipient, subject, transport) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (message_id) DO NOTHING",
+    )
+    .bind(&email.message_id)
+    .bind(&email.to)
+    .bind(&email.subject)
+    .bind(transport)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 #[derive(Clone)]
 pub enum Mailer {
     Outbox { dir: PathBuf, from: String },
@@ -101,6 +136,122 @@ impl Mailer {
     }
 }
 
+/// The `send_mail` job: one message, named by what it is and whom it is about. The handler
+/// builds the text at send time ([`SendMail::build`]), so the queue (kept until pruned, and in
+/// every backup) holds no link, token or password. `message_id` is fixed at enqueue time: a
+/// retried delivery is recognisable as the same message (see `mail_deliveries`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(from = "SendMailWire")]
+pub struct SendMail {
+    pub message_id: String,
+    pub mail: Mail,
+    /// Mail to a partner's own end users: sent through that partner's SMTP when active.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partner_id: Option<i64>,
+}
+
+/// What a `send_mail` job sends.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(tag = "mail", rename_all = "snake_case")]
+pub enum Mail {
+    /// A message whose text holds nothing secret (the contact form), carried as it is.
+    Message(Email),
+    /// The sign-up link; the token is minted into the row reserved by the request
+    /// (`tokens::reserve`), so the link exists only in the mail.
+    VerifyEmail { partner_id: i64, token_id: i64 },
+    /// Forgot password: the account is looked up, and its token issued, when the mail is
+    /// built, so the request answers alike (and as fast) whether or not the account exists.
+    PasswordReset { email: String, user_name: String },
+    /// Add User Manually: the mail to the new end user.
+    AccountCreated { partner_id: i64, user_id: i64 },
+    /// The low-balance alert to the partner that owns the wallet.
+    LowBalance(LowBalance),
+}
+
+impl Task for SendMail {
+    const KIND: &'static str = "send_mail";
+}
+
+impl SendMail {
+    /// A message sent as it is. Only for texts without a secret: the queue keeps payloads.
+    pub fn new(email: Email) -> Self {
+        Self { message_id: email.message_id.clone(), mail: Mail::Message(email), partner_id: None }
+    }
+
+    /// A message on behalf of `partner_id`, through its own mail server when it has one.
+    pub fn for_partner(email: Email, partner_id: i64) -> Self {
+        Self { partner_id: Some(partner_id), ..Self::new(email) }
+    }
+
+    /// A mail the handler builds from the database at send time.
+    pub fn of(mail: Mail) -> Self {
+        Self { message_id: format!("{}@kyc-platform", uuid::Uuid::new_v4()), mail, partner_id: None }
+    }
+
+    /// Sent through `partner_id`'s own mail server when it has one.
+    pub fn via_partner(self, partner_id: i64) -> Self {
+        Self { partner_id: Some(partner_id), ..self }
+    }
+
+    /// The message to send now, or `None` when there is nothing to send (the account or the
+    /// wallet is gone, or a reset was asked for an account that does not exist). Mints the
+    /// one-time token of a link here, committed before the mail goes out.
+    pub async fn build(&self, conn: &mut sqlx::PgConnection, config: &Config) -> crate::Result<Option<Email>> {
+        let built = match &self.mail {
+            Mail::Message(e) => Some(e.clone()),
+            Mail::VerifyEmail { partner_id, token_id } => match partners::credentials_by_id(conn, *partner_id).await? {
+                None => None,
+                Some(c) => tokens::mint(conn, *token_id)
+                    .await?
+                    .map(|token| texts::verify_email(&c.email, &c.first_name, &config.public_url, &token)),
+            },
+            Mail::PasswordReset { email, user_name } => match partners::by_email_and_user_name(conn, email, user_name).await? {
+                None => None,
+                Some(c) => {
+                    let token = tokens::issue(conn, Purpose::ResetPassword, c.id, tokens::RESET_PASSWORD_TTL).await?;
+                    Some(texts::reset_password(&c.email, &c.first_name, &c.user_name, &config.public_url, &token))
+                }
+            },
+            Mail::AccountCreated { partner_id, user_id } => match users::get(conn, *partner_id, *user_id).await {
+                Ok(u) => Some(texts::account_created(&u.email, &u.first_name, u.id)),
+                Err(crate::Error::NotFound) => None,
+                Err(e) => return Err(e),
+            },
+            Mail::LowBalance(low) => crate::wallets::alert_mail(conn, low).await?,
+        };
+        Ok(built.map(|mut e| {
+            e.message_id.clone_from(&self.message_id);
+            e
+        }))
+    }
+}
+
+/// Payloads queued before `mail` existed carried the whole message as `email`: still read.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum SendMailWire {
+    Now {
+        message_id: String,
+        mail: Mail,
+        #[serde(default)]
+        partner_id: Option<i64>,
+    },
+    Before {
+        email: Email,
+        #[serde(default)]
+        partner_id: Option<i64>,
+    },
+}
+
+impl From<SendMailWire> for SendMail {
+    fn from(w: SendMailWire) -> Self {
+        match w {
+            SendMailWire::Now { message_id, mail, partner_id } => Self { message_id, mail, partner_id },
+            SendMailWire::Before { email, partner_id } => Self { partner_id, ..Self::new(email) },
+        }
+    }
+}
+
 pub fn smtp_transport(c: &SmtpConfig) -> anyhow::Result<AsyncSmtpTransport<Tokio1Executor>> {
     use lettre::transport::smtp::client::{Tls, TlsParameters};
     let mut b = match &c.tls_name {
@@ -126,4 +277,24 @@ pub fn smtp_transport(c: &SmtpConfig) -> anyhow::Result<AsyncSmtpTransport<Tokio
         b = b.credentials(Credentials::new(user.clone(), pass.clone()));
     }
     Ok(b.build())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wallets::WalletKind;
+
+    #[test]
+    fn payloads_round_trip_and_old_ones_still_read() {
+        let low = LowBalance { wallet_id: 7, partner_id: 3, user_id: Some(9), kind: WalletKind::Api, balance_paise: 900, threshold_paise: 1000 };
+        for job in [SendMail::of(Mail::LowBalance(low)), SendMail::for_partner(Email::new("a@b.in", "Hi", "Text"), 3)] {
+            let bytes = serde_json::to_vec(&job).unwrap();
+            assert_eq!(serde_json::from_slice::<SendMail>(&bytes).unwrap(), job);
+        }
+        let old = r#"{"email":{"message_id":"m1@kyc-platform","to":"a@b.in","subject":"S","text":"T"},"partner_id":4}"#;
+        let job: SendMail = serde_json::from_str(old).unwrap();
+        assert_eq!((job.message_id.as_str(), job.partner_id), ("m1@kyc-platform", Some(4)));
+        assert!(matches!(job.mail, Mail::Message(ref e) if e.subject == "S"));
+        assert!(serde_json::from_str::<SendMail>(r#"{"mail":{"mail":"nope"}}"#).is_err());
+    }
 }

@@ -1,12 +1,22 @@
 //! Paging of every list in the API: `?page=1&per_page=50` in, and
 //! `{items, page, per_page, total, pages}` out (api-contract.md, "Lists").
 //!
-//! Handlers take [`PageParams`] from the query string and turn it into a [`PageRequest`] with
-//! the screen's default page size; the domain query runs `LIMIT $n OFFSET $m` with
-//! [`PageRequest::limit`] and [`PageRequest::offset`] plus a `count(*)` with the same filter,
-//! and answers [`Page::new`].
+//! Handlers take [`PageParams`] from the query string (an extractor of its own beside the
+//! list's filters) and turn it into a [`PageRequest`] with the screen's default page size.
+//! Every list in `domain` is one [`List`]: its select list, its filtered rows (`FROM … WHERE …`
+//! with their binds, written once) and its order; [`List::fetch`] counts the rows and reads the
+//! page. Paging itself lives only here.
+//!
+//! The seam for lists of ten million rows (issue 11): [`List::total`] is the one place that
+//! counts and [`List::rows`] the one place that reads by `OFFSET`. Keyset paging becomes a
+//! cursor in [`PageRequest`] that `rows` turns into a `WHERE (order keys) < (cursor)` instead of
+//! the offset; totals kept by the writers become a source of `total` other than `count(*)`.
+//! Neither is built: no list needs it yet.
 
 use serde::{Deserialize, Deserializer, Serialize};
+use sqlx::{FromRow, PgConnection, Postgres, QueryBuilder, postgres::PgRow};
+
+use crate::Result;
 
 /// No list answers more than this many rows at once, whatever the client asks.
 pub const MAX_PER_PAGE: i64 = 200;
@@ -80,6 +90,55 @@ impl<T> Page<T> {
     pub fn map<U>(self, f: impl FnMut(T) -> U) -> Page<U> {
         Page { items: self.items.into_iter().map(f).collect(), page: self.page, per_page: self.per_page, total: self.total, pages: self.pages }
     }
+}
+
+/// One paged list. `rows` pushes the filtered rows, `FROM … WHERE …`, with their values bound
+/// by `push_bind` (never formatted into the text); it runs once per query, so the filter and its
+/// binds are written once for the count and the page.
+pub struct List<F> {
+    /// The select list: constant SQL of the caller.
+    pub columns: &'static str,
+    pub rows: F,
+    /// The order: constant SQL ending in a unique column, so pages neither overlap nor skip.
+    pub order_by: &'static str,
+}
+
+impl<F: Fn(&mut QueryBuilder<Postgres>)> List<F> {
+    /// The page `req` asks for, with the total and the page count.
+    pub async fn fetch<T>(&self, conn: &mut PgConnection, req: PageRequest) -> Result<Page<T>>
+    where
+        T: for<'r> FromRow<'r, PgRow> + Send + Unpin,
+    {
+        let total = self.total(conn).await?;
+        let items = self.rows(conn, req).await?;
+        Ok(Page::new(items, total, req))
+    }
+
+    /// How many rows the filter keeps.
+    async fn total(&self, conn: &mut PgConnection) -> Result<i64> {
+        let mut q = QueryBuilder::new("SELECT count(*) ");
+        (self.rows)(&mut q);
+        Ok(q.build_query_scalar().fetch_one(conn).await?)
+    }
+
+    /// The rows of one page, in order.
+    async fn rows<T>(&self, conn: &mut PgConnection, req: PageRequest) -> Result<Vec<T>>
+    where
+        T: for<'r> FromRow<'r, PgRow> + Send + Unpin,
+    {
+        let mut q = QueryBuilder::new(format!("SELECT {} ", self.columns));
+        (self.rows)(&mut q);
+        q.push(" ORDER BY ").push(self.order_by);
+        q.push(" LIMIT ").push_bind(req.limit()).push(" OFFSET ").push_bind(req.offset());
+        Ok(q.build_query_as().fetch_all(conn).await?)
+    }
+}
+
+/// `%text%` for `ILIKE`, with the text's own `%`, `_` and `\` matched literally; `None` for a
+/// blank search.
+pub fn contains_pattern(text: Option<&str>) -> Option<String> {
+    let t = text.map(str::trim).filter(|t| !t.is_empty())?;
+    Some(format!("%{}%", t.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")))
 }
 
 fn lenient_i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {

@@ -208,6 +208,11 @@ pub async fn by_email_and_user_name(conn: &mut PgConnection, email: &str, user_n
         .await?)
 }
 
+/// Whether the partner may use its session: `None` when it no longer exists.
+pub async fn is_active(conn: &mut PgConnection, id: i64) -> Result<Option<bool>> {
+    Ok(sqlx::query_scalar("SELECT is_active FROM partners WHERE id = $1").bind(id).fetch_optional(conn).await?)
+}
+
 /// Checks a password against a stored hash, or against a dummy hash when there is no account,
 /// so that an unknown e-mail costs as much time as a wrong password (no enumeration by timing).
 /// On the bounded hashing pool; call it with no transaction open.

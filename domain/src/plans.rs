@@ -4,13 +4,13 @@
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use sqlx::PgConnection;
+use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Error, Result,
     audit::{self, Actor},
     error::Violations,
-    paging::{Page, PageRequest},
+    paging::{List, Page, PageRequest},
     pricing::{self, MAX_PRICE_PAISE},
 };
 
@@ -99,6 +99,41 @@ pub async fn validate_items(conn: &mut PgConnection, items: &[PriceItem]) -> Res
     }
     v.into_result()?;
     Ok(ids)
+}
+
+/// Applies a queued price list once (the `bulk_update_prices` job), in the caller's
+/// transaction: the prices and an audit row keyed by `apply_id`. A second run with the same
+/// `apply_id` (a retry after a crash that came after the commit) finds that row and changes
+/// nothing: `Ok(None)`. Two runs at once (one worker presumed dead) take turns on a lock.
+/// Returns the number of prices that changed.
+pub async fn apply_price_list(conn: &mut PgConnection, apply_id: &str, target: Target, items: &[PriceItem], actor: Actor) -> Result<Option<usize>> {
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
+        .bind(format!("bulk_update_prices:{apply_id}"))
+        .execute(&mut *conn)
+        .await?;
+    let done: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM audit_log WHERE action = 'bulk_update_prices' AND entity_id = $1)")
+        .bind(apply_id)
+        .fetch_one(&mut *conn)
+        .await?;
+    if done {
+        return Ok(None);
+    }
+    let changed = apply_prices(conn, target, items, actor).await?;
+    let partner_id = match target {
+        Target::Partner(p) => Some(p),
+        Target::Plan(_) => None,
+    };
+    audit::record(conn, &audit::Record {
+        actor,
+        action: "bulk_update_prices",
+        entity: "price_list",
+        entity_id: apply_id.to_owned(),
+        partner_id,
+        before: None,
+        after: Some(serde_json::json!({ "target": target, "prices": items.len(), "changed": changed })),
+    })
+    .await?;
+    Ok(Some(changed))
 }
 
 /// Sets the prices of `items` on `target`, all in the caller's transaction: the previous
@@ -195,27 +230,23 @@ pub struct SlabPrice {
 /// The APIs a slab lists, by category and name.
 pub async fn slab_prices(conn: &mut PgConnection, plan: PlanType, category: Option<&str>, page: PageRequest) -> Result<Page<SlabPrice>> {
     let category = category.map(str::trim).filter(|c| !c.is_empty() && !c.eq_ignore_ascii_case("all"));
-    let total: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM plan_prices pl JOIN api_catalogue c ON c.id = pl.api_id
-          WHERE pl.plan = $1 AND ($2::text IS NULL OR lower(c.category) = lower($2))",
-    )
-    .bind(plan.as_str())
-    .bind(category)
-    .fetch_one(&mut *conn)
-    .await?;
-    let items = sqlx::query_as(
-        "SELECT c.id AS api_id, c.service, c.name, c.category, c.pid, pl.price_paise, c.default_price_paise, pl.updated_at
-           FROM plan_prices pl JOIN api_catalogue c ON c.id = pl.api_id
-          WHERE pl.plan = $1 AND ($2::text IS NULL OR lower(c.category) = lower($2))
-          ORDER BY lower(c.category), c.name, c.id LIMIT $3 OFFSET $4",
-    )
-    .bind(plan.as_str())
-    .bind(category)
-    .bind(page.limit())
-    .bind(page.offset())
-    .fetch_all(&mut *conn)
-    .await?;
-    Ok(Page::new(items, total, page))
+    List {
+        columns: "c.id AS api_id, c.service, c.name, c.category, c.pid, pl.price_paise, c.default_price_paise, pl.updated_at",
+        rows: |q: &mut QueryBuilder<Postgres>| {
+            q.push("FROM plan_prices pl JOIN api_catalogue c ON c.id = pl.api_id WHERE pl.plan = ").push_bind(plan.as_str());
+            push_category(q, category);
+        },
+        order_by: "lower(c.category), c.name, c.id",
+    }
+    .fetch(conn, page)
+    .await
+}
+
+/// `AND` one category (case-insensitive) of the catalogue `c`, when there is one.
+fn push_category(q: &mut QueryBuilder<Postgres>, category: Option<&str>) {
+    if let Some(c) = category {
+        q.push(" AND lower(c.category) = lower(").push_bind(c.to_owned()).push(")");
+    }
 }
 
 /// One entry of a partner's customised plan (client details, API Pricing).
@@ -238,31 +269,24 @@ pub struct CustomPrice {
 pub async fn custom_prices(conn: &mut PgConnection, partner_id: i64, category: Option<&str>, page: PageRequest) -> Result<Page<CustomPrice>> {
     crate::tenancy::partner_exists(conn, partner_id).await?;
     let category = category.map(str::trim).filter(|c| !c.is_empty() && !c.eq_ignore_ascii_case("all"));
-    let total: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM partner_prices pp JOIN api_catalogue c ON c.id = pp.api_id
-          WHERE pp.partner_id = $1 AND ($2::text IS NULL OR lower(c.category) = lower($2))",
-    )
-    .bind(partner_id)
-    .bind(category)
-    .fetch_one(&mut *conn)
-    .await?;
-    let items = sqlx::query_as(
-        "SELECT c.id AS api_id, c.service, c.name, c.category, c.pid, pp.price_paise, pp.status,
-                COALESCE(pl.price_paise, c.default_price_paise) AS plan_price_paise, pp.created_at, pp.updated_at
-           FROM partner_prices pp
-           JOIN api_catalogue c ON c.id = pp.api_id
-           JOIN partners p ON p.id = pp.partner_id
-           LEFT JOIN plan_prices pl ON pl.plan = p.plan AND pl.api_id = c.id
-          WHERE pp.partner_id = $1 AND ($2::text IS NULL OR lower(c.category) = lower($2))
-          ORDER BY lower(c.category), c.name, c.id LIMIT $3 OFFSET $4",
-    )
-    .bind(partner_id)
-    .bind(category)
-    .bind(page.limit())
-    .bind(page.offset())
-    .fetch_all(&mut *conn)
-    .await?;
-    Ok(Page::new(items, total, page))
+    List {
+        columns: "c.id AS api_id, c.service, c.name, c.category, c.pid, pp.price_paise, pp.status,
+                  COALESCE(pl.price_paise, c.default_price_paise) AS plan_price_paise, pp.created_at, pp.updated_at",
+        rows: |q: &mut QueryBuilder<Postgres>| {
+            q.push(
+                "FROM partner_prices pp
+                 JOIN api_catalogue c ON c.id = pp.api_id
+                 JOIN partners p ON p.id = pp.partner_id
+                 LEFT JOIN plan_prices pl ON pl.plan = p.plan AND pl.api_id = c.id
+                 WHERE pp.partner_id = ",
+            )
+            .push_bind(partner_id);
+            push_category(q, category);
+        },
+        order_by: "lower(c.category), c.name, c.id",
+    }
+    .fetch(conn, page)
+    .await
 }
 
 /// Removes one customised price: the partner pays its slab's price for it again.

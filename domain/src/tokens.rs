@@ -1,6 +1,10 @@
 //! One-time links: e-mail verification and password reset. The mailed token is random; only its
 //! SHA-256 is stored, so a copy of the database does not hand out working links. A token is
 //! good once, until it expires.
+//!
+//! The token itself exists only in the mail: the `send_mail` job mints it when it builds the
+//! mail ([`mint`] re-keys a row [`reserve`]d when the mail was asked for, or [`issue`] makes
+//! one), so neither the job queue nor this table ever holds it.
 
 use std::time::Duration;
 
@@ -41,14 +45,7 @@ fn plausible(token: &str) -> bool {
 /// so only the newest mail's link is live.
 #[tracing::instrument(skip(conn))]
 pub async fn issue(conn: &mut PgConnection, purpose: Purpose, partner_id: i64, ttl: Duration) -> Result<String> {
-    sqlx::query(
-        "UPDATE one_time_tokens SET used_at = now()
-          WHERE subject_kind = 'partner' AND subject_id = $1 AND purpose = $2 AND used_at IS NULL",
-    )
-    .bind(partner_id)
-    .bind(purpose.as_str())
-    .execute(&mut *conn)
-    .await?;
+    supersede(conn, purpose, partner_id).await?;
     let token = crypto::random_token(32);
     sqlx::query(
         "INSERT INTO one_time_tokens (token_hash, purpose, subject_kind, subject_id, expires_at)
@@ -61,6 +58,51 @@ pub async fn issue(conn: &mut PgConnection, purpose: Purpose, partner_id: i64, t
     .execute(&mut *conn)
     .await?;
     Ok(token)
+}
+
+/// Starts a token for a mail that is queued now and built later: the row (with its expiry
+/// and the supersession of earlier tokens, as [`issue`]) exists from now on, but no token
+/// opens it until the mail's job calls [`mint`] with the returned id.
+#[tracing::instrument(skip(conn))]
+pub async fn reserve(conn: &mut PgConnection, purpose: Purpose, partner_id: i64, ttl: Duration) -> Result<i64> {
+    supersede(conn, purpose, partner_id).await?;
+    // The hash of a token nobody holds: the row is unusable until minted.
+    Ok(sqlx::query_scalar(
+        "INSERT INTO one_time_tokens (token_hash, purpose, subject_kind, subject_id, expires_at)
+         VALUES ($1, $2, 'partner', $3, now() + $4 * interval '1 second') RETURNING id",
+    )
+    .bind(hash(&crypto::random_token(32)))
+    .bind(purpose.as_str())
+    .bind(partner_id)
+    .bind(ttl.as_secs_f64())
+    .fetch_one(conn)
+    .await?)
+}
+
+/// The token of a [`reserve`]d row, made now; a second call (a retried mail) makes another
+/// and the first stops working. `None` when the row is gone.
+#[tracing::instrument(skip(conn))]
+pub async fn mint(conn: &mut PgConnection, token_id: i64) -> Result<Option<String>> {
+    let token = crypto::random_token(32);
+    let found = sqlx::query("UPDATE one_time_tokens SET token_hash = $2 WHERE id = $1")
+        .bind(token_id)
+        .bind(hash(&token))
+        .execute(conn)
+        .await?
+        .rows_affected();
+    Ok((found == 1).then_some(token))
+}
+
+async fn supersede(conn: &mut PgConnection, purpose: Purpose, partner_id: i64) -> Result<()> {
+    sqlx::query(
+        "UPDATE one_time_tokens SET used_at = now()
+          WHERE subject_kind = 'partner' AND subject_id = $1 AND purpose = $2 AND used_at IS NULL",
+    )
+    .bind(partner_id)
+    .bind(purpose.as_str())
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
 }
 
 /// The partner of a live token, without using it up (the reset page checks the link first).

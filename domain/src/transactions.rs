@@ -3,11 +3,11 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
-use sqlx::PgConnection;
+use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Result,
-    paging::{Page, PageRequest},
+    paging::{List, Page, PageRequest},
 };
 
 /// One row: createdAt, userId, email, services, PID, status, amount, userAmount, amountType,
@@ -50,39 +50,41 @@ pub struct Filter {
 /// One user's transactions, newest first. The caller has checked that the user is the
 /// partner's; the partner id is in the WHERE all the same.
 pub async fn for_user(conn: &mut PgConnection, kind: Kind, partner_id: i64, user_id: i64, f: &Filter, page: PageRequest) -> Result<Page<Transaction>> {
-    let (count_sql, list_sql) = match kind {
+    let (columns, table) = match kind {
         Kind::Api => (
-            "SELECT count(*) FROM api_transactions t
-              WHERE t.partner_id = $1 AND t.user_id = $2
-                AND ($3::date IS NULL OR t.created_at >= $3::date) AND ($4::date IS NULL OR t.created_at < $4::date + 1)",
-            "SELECT t.id, t.created_at, t.user_id, u.email::text AS email, t.service, t.pid, t.status_code, t.status,
-                    t.amount_type, t.amount_paise, t.user_amount_paise, t.remaining_paise
-               FROM api_transactions t JOIN end_users u ON u.id = t.user_id
-              WHERE t.partner_id = $1 AND t.user_id = $2
-                AND ($3::date IS NULL OR t.created_at >= $3::date) AND ($4::date IS NULL OR t.created_at < $4::date + 1)
-              ORDER BY t.created_at DESC, t.id DESC LIMIT $5 OFFSET $6",
+            "t.id, t.created_at, t.user_id, u.email::text AS email, t.service, t.pid, t.status_code, t.status,
+             t.amount_type, t.amount_paise, t.user_amount_paise, t.remaining_paise",
+            "api_transactions",
         ),
         Kind::Product => (
-            "SELECT count(*) FROM product_transactions t
-              WHERE t.partner_id = $1 AND t.user_id = $2
-                AND ($3::date IS NULL OR t.created_at >= $3::date) AND ($4::date IS NULL OR t.created_at < $4::date + 1)",
-            "SELECT t.id, t.created_at, t.user_id, u.email::text AS email, t.product AS service, t.pid, t.status_code,
-                    'success' AS status, t.amount_type, t.amount_paise, t.user_amount_paise, t.remaining_paise
-               FROM product_transactions t JOIN end_users u ON u.id = t.user_id
-              WHERE t.partner_id = $1 AND t.user_id = $2
-                AND ($3::date IS NULL OR t.created_at >= $3::date) AND ($4::date IS NULL OR t.created_at < $4::date + 1)
-              ORDER BY t.created_at DESC, t.id DESC LIMIT $5 OFFSET $6",
+            "t.id, t.created_at, t.user_id, u.email::text AS email, t.product AS service, t.pid, t.status_code,
+             'success' AS status, t.amount_type, t.amount_paise, t.user_amount_paise, t.remaining_paise",
+            "product_transactions",
         ),
     };
-    let total: i64 = sqlx::query_scalar(count_sql).bind(partner_id).bind(user_id).bind(f.from).bind(f.to).fetch_one(&mut *conn).await?;
-    let items = sqlx::query_as(list_sql)
-        .bind(partner_id)
-        .bind(user_id)
-        .bind(f.from)
-        .bind(f.to)
-        .bind(page.limit())
-        .bind(page.offset())
-        .fetch_all(&mut *conn)
-        .await?;
-    Ok(Page::new(items, total, page))
+    List {
+        columns,
+        rows: |q: &mut QueryBuilder<Postgres>| {
+            // `table` is one of the two constants above, never input.
+            q.push(format!("FROM {table} t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = ")).push_bind(partner_id);
+            q.push(" AND t.user_id = ").push_bind(user_id);
+            f.push_dates(q, "t.created_at");
+        },
+        order_by: "t.created_at DESC, t.id DESC",
+    }
+    .fetch(conn, page)
+    .await
+}
+
+impl Filter {
+    /// `AND` the days of the filter to `column`, a timestamp (constant SQL of the caller); `to`
+    /// is inclusive.
+    pub fn push_dates(&self, q: &mut QueryBuilder<Postgres>, column: &str) {
+        if let Some(from) = self.from {
+            q.push(format!(" AND {column} >= ")).push_bind(from);
+        }
+        if let Some(to) = self.to {
+            q.push(format!(" AND {column} < ")).push_bind(to).push(" + 1");
+        }
+    }
 }

@@ -3,13 +3,13 @@
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use sqlx::PgConnection;
+use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Error, Result,
     audit::{self, Actor},
     error::Violations,
-    paging::{Page, PageRequest},
+    paging::{self, List, Page, PageRequest},
 };
 
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -40,24 +40,23 @@ pub struct Filter {
 
 /// The partner's users, newest first.
 pub async fn list(conn: &mut PgConnection, partner_id: i64, f: &Filter, page: PageRequest) -> Result<Page<User>> {
-    let search = f.search.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(|s| format!("%{}%", s.replace('%', "\\%").replace('_', "\\_")));
-    let where_ = "partner_id = $1 AND ($2::text IS NULL OR first_name ILIKE $2 OR last_name ILIKE $2 OR email::text ILIKE $2
-                  OR phone_number ILIKE $2 OR id::text = trim('%' FROM $2))";
-    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM end_users WHERE {where_}")))
-        .bind(partner_id)
-        .bind(&search)
-        .fetch_one(&mut *conn)
-        .await?;
-    let items = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM end_users WHERE {where_} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4"
-    )))
-    .bind(partner_id)
-    .bind(&search)
-    .bind(page.limit())
-    .bind(page.offset())
-    .fetch_all(&mut *conn)
-    .await?;
-    Ok(Page::new(items, total, page))
+    let search = paging::contains_pattern(f.search.as_deref());
+    List {
+        columns: COLUMNS,
+        rows: |q: &mut QueryBuilder<Postgres>| {
+            q.push("FROM end_users WHERE partner_id = ").push_bind(partner_id);
+            if let Some(s) = &search {
+                q.push(" AND (first_name ILIKE ").push_bind(s.clone());
+                q.push(" OR last_name ILIKE ").push_bind(s.clone());
+                q.push(" OR email::text ILIKE ").push_bind(s.clone());
+                q.push(" OR phone_number ILIKE ").push_bind(s.clone());
+                q.push(" OR id::text = trim('%' FROM ").push_bind(s.clone()).push("))");
+            }
+        },
+        order_by: "created_at DESC, id DESC",
+    }
+    .fetch(conn, page)
+    .await
 }
 
 /// One user of the partner; another partner's user is `NotFound`.

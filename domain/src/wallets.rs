@@ -12,21 +12,25 @@
 //! Idempotency keys work as the payment APIs do: the same key with the same request returns
 //! the first entry and moves nothing; the same key with another request is a conflict.
 //!
-//! A debit that takes a wallet below its low-balance threshold returns a [`LowBalance`]: the
-//! caller enqueues the mail in the same transaction (`jobs::wallets::apply` does both; the
-//! domain crate cannot reach the job queue).
+//! [`apply`] is the one public way to move money, and it cannot skip its side effect: a debit
+//! that takes a wallet below its low-balance threshold queues the alert mail (a `send_mail`
+//! job carrying the wallet's ids, see `queue`) in the same transaction, so a rolled-back debit
+//! never mails and a committed crossing always does, exactly once. A new way to move money
+//! added here (a batched charger, say) queues its alerts through [`queue_alert`].
 
 pub mod charge;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use sqlx::{Connection, PgConnection};
+use sqlx::{Connection, PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Error, Result,
     audit::{self, Actor},
-    paging::{Page, PageRequest},
+    mail::{Email, Mail, SendMail},
+    paging::{List, Page, PageRequest},
+    queue,
 };
 
 /// Above this a single movement is a typo, not a payment: ₹1,000 crore.
@@ -201,8 +205,9 @@ pub struct Moved {
     pub low_balance: Option<LowBalance>,
 }
 
-/// A debit took the wallet from at-or-above its threshold to below it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A debit took the wallet from at-or-above its threshold to below it. Also the payload of
+/// its alert mail: ids and amounts only.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LowBalance {
     pub wallet_id: i64,
     pub partner_id: i64,
@@ -229,8 +234,10 @@ struct Applied {
     low_balance_threshold_paise: Option<i64>,
 }
 
-/// Moves money: balance, ledger entry and audit row, all or nothing. Runs inside the caller's
-/// transaction when there is one (and starts its own otherwise).
+/// Moves money: balance, ledger entry, audit row and (on a low-balance crossing) the queued
+/// alert mail, all or nothing. Runs inside the caller's transaction when there is one (and
+/// starts its own otherwise). One statement on the ledger, plus the queue's insert only when
+/// the debit crossed the threshold.
 ///
 /// Errors: `InsufficientFunds` for a debit beyond the balance (nothing is written),
 /// `Conflict` for a reused idempotency key with another request, `NotFound` for no wallet,
@@ -344,7 +351,43 @@ async fn apply_in_transaction(conn: &mut PgConnection, m: &Movement<'_>) -> Resu
         }),
         _ => None,
     };
+    if let Some(low) = &low_balance {
+        queue_alert(conn, low).await?;
+    }
     Ok(Moved { entry_id: a.entry_id, balance_paise: a.balance_paise, replayed: false, low_balance })
+}
+
+/// Queues the alert mail of a low-balance crossing on `conn` (the transaction of the debit
+/// that crossed). Every way of moving money in this module calls it for its crossings.
+pub async fn queue_alert(conn: &mut PgConnection, low: &LowBalance) -> Result<()> {
+    let job = queue::push(conn, &SendMail::of(Mail::LowBalance(low.clone())), None).await?;
+    tracing::info!(wallet = low.wallet_id, job = job.as_deref().unwrap_or(""), "low-balance alert queued");
+    Ok(())
+}
+
+/// The alert mail of `low` to the partner that owns the wallet, built when it is sent; `None`
+/// when the partner is gone.
+pub async fn alert_mail(conn: &mut PgConnection, low: &LowBalance) -> Result<Option<Email>> {
+    let email: Option<String> = sqlx::query_scalar("SELECT email::text FROM partners WHERE id = $1")
+        .bind(low.partner_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    let Some(email) = email else { return Ok(None) };
+    let user_label = match low.user_id {
+        None => None,
+        Some(u) => {
+            let name: Option<String> = sqlx::query_scalar("SELECT first_name || ' ' || last_name FROM end_users WHERE id = $1")
+                .bind(u)
+                .fetch_optional(&mut *conn)
+                .await?;
+            Some(match name {
+                Some(n) => format!("{n} ({u})"),
+                None => u.to_string(),
+            })
+        }
+    };
+    let (subject, text) = low.mail_text(user_label.as_deref());
+    Ok(Some(Email::new(email, subject, text)))
 }
 
 /// One wallet as the top bar and the Credits tabs show it.
@@ -473,48 +516,42 @@ enum Scope {
 }
 
 async fn list(conn: &mut PgConnection, scope: Scope, f: &EntryFilter, page: PageRequest) -> Result<Page<Entry>> {
-    // $1 partner (NULL = all partners), $2 user (NULL = partner wallets), $3 every partner's
-    // wallets. The wallet set is small and indexed; entries come from (wallet_id, created_at).
+    // The wallet set is small and indexed; entries come from (wallet_id, created_at).
     let (partner, user, all_partners) = match scope {
         Scope::Owner(o) => (Some(o.partner_id()), o.user_id(), false),
         Scope::PartnerWallets(p) => (p, None, true),
     };
-    const FILTER: &str = "FROM wallet_entries e JOIN wallets w ON w.id = e.wallet_id
-         WHERE ($1::bigint IS NULL OR w.partner_id = $1)
-           AND (CASE WHEN $3 OR $2::bigint IS NULL THEN w.user_id IS NULL ELSE w.user_id = $2 END)
-           AND ($4::text IS NULL OR w.kind = $4)
-           AND ($5::text IS NULL OR e.type = $5)
-           AND ($6::date IS NULL OR e.created_at >= $6::date)
-           AND ($7::date IS NULL OR e.created_at < $7::date + 1)";
-    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) {FILTER}")))
-        .bind(partner)
-        .bind(user)
-        .bind(all_partners)
-        .bind(f.kind.map(WalletKind::as_str))
-        .bind(f.entry_type.map(EntryType::as_str))
-        .bind(f.from)
-        .bind(f.to)
-        .fetch_one(&mut *conn)
-        .await?;
-    let items: Vec<Entry> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT e.id, e.created_at, w.kind, e.type, e.amount_paise, e.balance_after_paise, e.reason, e.reference,
-                e.actor_kind, w.partner_id, (SELECT user_name::text FROM partners WHERE id = w.partner_id) AS partner_user_name,
-                w.user_id
-         {FILTER}
-         ORDER BY e.created_at DESC, e.id DESC LIMIT $8 OFFSET $9"
-    )))
-    .bind(partner)
-    .bind(user)
-    .bind(all_partners)
-    .bind(f.kind.map(WalletKind::as_str))
-    .bind(f.entry_type.map(EntryType::as_str))
-    .bind(f.from)
-    .bind(f.to)
-    .bind(page.limit())
-    .bind(page.offset())
-    .fetch_all(&mut *conn)
-    .await?;
-    Ok(Page::new(items, total, page))
+    List {
+        columns: "e.id, e.created_at, w.kind, e.type, e.amount_paise, e.balance_after_paise, e.reason, e.reference,
+                  e.actor_kind, w.partner_id, (SELECT user_name::text FROM partners WHERE id = w.partner_id) AS partner_user_name,
+                  w.user_id",
+        rows: |q: &mut QueryBuilder<Postgres>| {
+            q.push("FROM wallet_entries e JOIN wallets w ON w.id = e.wallet_id WHERE true");
+            if let Some(p) = partner {
+                q.push(" AND w.partner_id = ").push_bind(p);
+            }
+            // Partner wallets have no user; an owner's list is its partner wallets or one user's.
+            match user {
+                Some(u) if !all_partners => q.push(" AND w.user_id = ").push_bind(u),
+                _ => q.push(" AND w.user_id IS NULL"),
+            };
+            if let Some(k) = f.kind {
+                q.push(" AND w.kind = ").push_bind(k.as_str());
+            }
+            if let Some(t) = f.entry_type {
+                q.push(" AND e.type = ").push_bind(t.as_str());
+            }
+            if let Some(from) = f.from {
+                q.push(" AND e.created_at >= ").push_bind(from);
+            }
+            if let Some(to) = f.to {
+                q.push(" AND e.created_at < ").push_bind(to).push(" + 1");
+            }
+        },
+        order_by: "e.created_at DESC, e.id DESC",
+    }
+    .fetch(conn, page)
+    .await
 }
 
 /// Rupees with Indian digit grouping, for mail texts: 12345678 paise → "₹1,23,456.78".

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Job, JobContext};
+use crate::{Job, JobContext, Task};
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct AggregateIpHits {
@@ -15,37 +15,27 @@ pub struct AggregateIpHits {
     pub period: String,
 }
 
-impl Job for AggregateIpHits {
+impl Task for AggregateIpHits {
     const KIND: &'static str = "aggregate_ip_hits";
     const MAX_ATTEMPTS: usize = 3;
+}
 
+impl Job for AggregateIpHits {
     async fn run(self, ctx: &JobContext) -> anyhow::Result<()> {
-        let folded = sqlx::query(
-            "WITH drained AS (
-                 DELETE FROM ip_hit_counters RETURNING partner_id, user_id, ip, day, hits, first_seen, last_seen
-             )
-             INSERT INTO ip_hits (partner_id, user_id, ip, day, hits, first_seen, last_seen)
-             SELECT partner_id, user_id, ip, day, hits, first_seen, last_seen FROM drained
-             ON CONFLICT (user_id, ip, day) DO UPDATE
-                SET hits = ip_hits.hits + EXCLUDED.hits,
-                    first_seen = LEAST(ip_hits.first_seen, EXCLUDED.first_seen),
-                    last_seen = GREATEST(ip_hits.last_seen, EXCLUDED.last_seen)",
-        )
-        .execute(&ctx.pool)
-        .await?
-        .rows_affected();
-        let folded = folded
-            + match &ctx.config.redis_url {
-                Some(url) => domain::gateway::hits::RedisHits::connect(url, &ctx.config.database_url).await?.fold(&ctx.pool).await?,
-                None => 0,
-            };
-        sqlx::query(
-            "INSERT INTO audit_log (actor_kind, action, entity, entity_id, after)
-             VALUES ('system', 'aggregate_ip_hits', 'job_period', $1, jsonb_build_object('rows', $2::bigint))",
-        )
-        .bind(&self.period)
-        .bind(folded as i64)
-        .execute(&ctx.pool)
+        let mut conn = ctx.pool.acquire().await?;
+        let mut folded = domain::ip_hits::fold_counters(&mut conn).await?;
+        if let Some(url) = &ctx.config.redis_url {
+            folded += domain::gateway::hits::RedisHits::connect(url, &ctx.config.database_url).await?.fold(&ctx.pool).await?;
+        }
+        domain::audit::record(&mut conn, &domain::audit::Record {
+            actor: domain::audit::Actor::system(),
+            action: "aggregate_ip_hits",
+            entity: "job_period",
+            entity_id: self.period.clone(),
+            partner_id: None,
+            before: None,
+            after: Some(serde_json::json!({ "rows": folded })),
+        })
         .await?;
         Ok(())
     }

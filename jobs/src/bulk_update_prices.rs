@@ -6,13 +6,13 @@
 //! after the commit finds that row and does nothing, so audit rows are never doubled.
 
 use domain::{
-    audit::{self, Actor},
+    audit::Actor,
     plans::{self, PriceItem, Target},
 };
 use serde::{Deserialize, Serialize};
 use sqlx::Connection;
 
-use crate::{Job, JobContext};
+use crate::{Job, JobContext, Task};
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct BulkUpdatePrices {
@@ -28,45 +28,24 @@ impl BulkUpdatePrices {
     }
 }
 
-impl Job for BulkUpdatePrices {
+impl Task for BulkUpdatePrices {
     const KIND: &'static str = "bulk_update_prices";
     // A list that fails validation now (a service deleted since it was queued) fails again.
     const MAX_ATTEMPTS: usize = 3;
+}
 
+impl Job for BulkUpdatePrices {
     async fn run(self, ctx: &JobContext) -> anyhow::Result<()> {
         let mut conn = ctx.pool.acquire().await?;
         let mut tx = conn.begin().await?;
-        // Two workers holding the same job (one presumed dead) take turns here.
-        sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
-            .bind(format!("bulk_update_prices:{}", self.apply_id))
-            .execute(&mut *tx)
-            .await?;
-        let done: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM audit_log WHERE action = 'bulk_update_prices' AND entity_id = $1)")
-            .bind(&self.apply_id)
-            .fetch_one(&mut *tx)
-            .await?;
-        if done {
-            return Ok(());
-        }
-        let changed = plans::apply_prices(&mut tx, self.target, &self.prices, self.actor)
+        let changed = plans::apply_price_list(&mut tx, &self.apply_id, self.target, &self.prices, self.actor)
             .await
             .map_err(|e| anyhow::anyhow!("applying {} prices: {e}", self.prices.len()))?;
-        let partner_id = match self.target {
-            Target::Partner(p) => Some(p),
-            Target::Plan(_) => None,
-        };
-        audit::record(&mut tx, &audit::Record {
-            actor: self.actor,
-            action: "bulk_update_prices",
-            entity: "price_list",
-            entity_id: self.apply_id.clone(),
-            partner_id,
-            before: None,
-            after: Some(serde_json::json!({ "target": self.target, "prices": self.prices.len(), "changed": changed })),
-        })
-        .await?;
         tx.commit().await?;
-        tracing::info!(apply_id = %self.apply_id, changed, "price list applied");
+        match changed {
+            Some(changed) => tracing::info!(apply_id = %self.apply_id, changed, "price list applied"),
+            None => tracing::debug!(apply_id = %self.apply_id, "price list applied before"),
+        }
         Ok(())
     }
 }

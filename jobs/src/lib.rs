@@ -7,6 +7,7 @@
 pub mod aggregate_ip_hits;
 pub mod bulk_update_prices;
 pub mod provision_subdomain;
+pub mod prune_jobs;
 pub mod runner;
 pub mod send_mail;
 pub mod settle_pending;
@@ -16,14 +17,15 @@ pub mod wallets;
 
 use std::{future::Future, sync::Arc};
 
-use apalis::prelude::{TaskBuilder, TaskId};
-use domain::{PgConnection, PgPool, config::Config, mail::Mailer};
-use serde::{Serialize, de::DeserializeOwned};
-use sqlx::Connection;
+use domain::{PgConnection, PgPool, config::Config, mail::Mailer, queue};
+use serde::de::DeserializeOwned;
+
+pub use domain::queue::Task;
 
 pub use aggregate_ip_hits::AggregateIpHits;
 pub use bulk_update_prices::BulkUpdatePrices;
 pub use provision_subdomain::ProvisionSubdomain;
+pub use prune_jobs::PruneJobs;
 pub use send_mail::SendMail;
 pub use settle_pending::SettlePending;
 pub use smtp_test::SmtpTest;
@@ -47,49 +49,21 @@ impl JobContext {
     }
 }
 
-/// A kind of background job. The payload carries ids and small values, never secrets.
-pub trait Job: Serialize + DeserializeOwned + Send + Sync + Unpin + 'static {
-    /// The queue name in `apalis.jobs.job_type`, and the `kind` the job-state endpoint shows.
-    const KIND: &'static str;
-    const MAX_ATTEMPTS: usize = 8;
-
+/// A kind of background job: a payload the queue stores ([`Task`]: its kind and attempts) with
+/// its handler. The payload carries ids and small values, never secrets.
+pub trait Job: Task + DeserializeOwned + Send + Sync + Unpin + 'static {
     fn run(self, ctx: &JobContext) -> impl Future<Output = anyhow::Result<()>> + Send;
 }
 
 /// Enqueues `job` on `conn` (pass a transaction to commit the job with the write that needs
 /// it) and returns the job id.
 pub async fn enqueue<J: Job>(conn: &mut PgConnection, job: &J) -> Result<String, EnqueueError> {
-    push(conn, job, None).await.map(|id| id.expect("no idempotency key, always inserted"))
+    Ok(queue::push(conn, job, None).await?.expect("no idempotency key, always inserted"))
 }
 
 /// Enqueues `job` unless a job of the same kind with the same key exists: `Ok(None)` then.
 pub async fn enqueue_once<J: Job>(conn: &mut PgConnection, job: &J, key: &str) -> Result<Option<String>, EnqueueError> {
-    push(conn, job, Some(key)).await
-}
-
-async fn push<J: Job>(conn: &mut PgConnection, job: &J, key: Option<&str>) -> Result<Option<String>, EnqueueError> {
-    let id = ulid::Ulid::generate().to_string();
-    let mut builder = TaskBuilder::new(serde_json::to_vec(job).map_err(|e| EnqueueError::Encode(e.to_string()))?)
-        .task_id(TaskId::from(id.clone()))
-        .max_attempts(J::MAX_ATTEMPTS);
-    if let Some(k) = key {
-        builder = builder.idempotency_key(k);
-    }
-    // Inside the caller's transaction this is a savepoint (sqlx tracks the depth), so a
-    // duplicate key does not abort the caller's work; on a bare connection it is its own
-    // transaction.
-    let mut tx = conn.begin().await?;
-    match apalis_postgres::queries::push_tasks(&mut *tx, J::KIND, vec![builder.build()]).await {
-        Ok(()) => {
-            tx.commit().await?;
-            Ok(Some(id))
-        }
-        Err(e) => {
-            tx.rollback().await?;
-            let unique = matches!(&e, apalis_postgres::Error::Database(sqlx::Error::Database(d)) if d.is_unique_violation());
-            if unique && key.is_some() { Ok(None) } else { Err(EnqueueError::Queue(e.to_string())) }
-        }
-    }
+    queue::push(conn, job, Some(key)).await
 }
 
 /// Enqueue on a pool connection of its own.
@@ -98,24 +72,8 @@ pub async fn enqueue_now<J: Job>(pool: &PgPool, job: &J) -> Result<String, Enque
     enqueue(&mut conn, job).await
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum EnqueueError {
-    #[error("encoding job payload: {0}")]
-    Encode(String),
-    #[error("job queue: {0}")]
-    Queue(String),
-    #[error(transparent)]
-    Db(#[from] sqlx::Error),
-}
-
-impl From<EnqueueError> for domain::Error {
-    fn from(e: EnqueueError) -> Self {
-        match e {
-            EnqueueError::Db(e) => domain::Error::Db(e),
-            other => domain::Error::Other(anyhow::anyhow!(other)),
-        }
-    }
-}
+/// The queue's errors are the domain's (`domain::queue::push`).
+pub type EnqueueError = domain::Error;
 
 /// Runs the job queue's own migrations (schema `apalis`). They share `_sqlx_migrations` with
 /// ours, hence `ignore_missing`.

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use sqlx::Connection;
 
-use crate::{Job, JobContext};
+use crate::{Job, JobContext, Task};
 use domain::subdomains::{self, Provisioned};
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -17,9 +17,11 @@ pub struct ProvisionSubdomain {
     pub subdomain: String,
 }
 
-impl Job for ProvisionSubdomain {
+impl Task for ProvisionSubdomain {
     const KIND: &'static str = "provision_subdomain";
+}
 
+impl Job for ProvisionSubdomain {
     async fn run(self, ctx: &JobContext) -> anyhow::Result<()> {
         let url = ctx.config.partner_site_url(&self.subdomain);
         let mut conn = ctx.pool.acquire().await?;

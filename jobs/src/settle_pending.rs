@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Job, JobContext};
+use crate::{Job, JobContext, Task};
 use domain::wallets::charge::{self, Item, Settle};
 
 /// The status code recorded on a transaction settled here: nobody saw the upstream's answer.
@@ -19,10 +19,12 @@ pub struct SettlePending {
     pub period: String,
 }
 
-impl Job for SettlePending {
+impl Task for SettlePending {
     const KIND: &'static str = "settle_pending";
     const MAX_ATTEMPTS: usize = 3;
+}
 
+impl Job for SettlePending {
     async fn run(self, ctx: &JobContext) -> anyhow::Result<()> {
         let bound = ctx.config.gateway.settle_after.as_secs_f64();
         let mut refunded = 0usize;

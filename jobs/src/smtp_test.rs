@@ -8,19 +8,21 @@ use base64::Engine;
 use domain::{crypto::SecretBox, mail::{Email, Mailer, smtp_transport}, partner_smtp};
 use serde::{Deserialize, Serialize};
 
-use crate::{Job, JobContext};
+use crate::{Job, JobContext, Task};
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct SmtpTest {
     pub partner_id: i64,
 }
 
-impl Job for SmtpTest {
+impl Task for SmtpTest {
     const KIND: &'static str = "smtp_test";
     // The partner waits for the answer: one attempt, reported at once. A repeat after a
     // worker crash sends a second test mail, which is harmless.
     const MAX_ATTEMPTS: usize = 1;
+}
 
+impl Job for SmtpTest {
     async fn run(self, ctx: &JobContext) -> anyhow::Result<()> {
         let mut conn = ctx.pool.acquire().await?;
         let secrets = SecretBox::new(&ctx.config.encryption_key);

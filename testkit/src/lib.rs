@@ -48,6 +48,7 @@ pub fn config(database_url: &str) -> Config {
         upstream_base_url: "http://127.0.0.1:9".into(),
         gateway: Default::default(),
         ip_hits_schedule: "0 * * * * *".into(),
+        job_retention: Duration::from_secs(168 * 3600),
         rate_limits: Default::default(),
         partner_smtp_allow_private: false,
         // The tests' HTTP client is on loopback and names its client address in
@@ -86,4 +87,57 @@ where
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// One message of the outbox, decoded: recipient, subject and plain text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxMail {
+    pub to: String,
+    pub subject: String,
+    pub text: String,
+}
+
+/// The outbox's messages (see [`outbox`]), oldest first, decoded.
+pub fn outbox_mails(config: &Config) -> Vec<OutboxMail> {
+    outbox(config).iter().map(|raw| parse_mail(raw)).collect()
+}
+
+/// Decodes a single-part `.eml` as lettre writes it: unfolded headers, and a 7bit,
+/// quoted-printable or base64 body.
+pub fn parse_mail(raw: &str) -> OutboxMail {
+    use base64::Engine;
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((raw, ""));
+    let head = head.replace("\r\n ", " ").replace("\r\n\t", " ");
+    let header = |name: &str| {
+        head.lines()
+            .find_map(|l| l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_owned()))
+            .unwrap_or_default()
+    };
+    let text = match header("Content-Transfer-Encoding").to_ascii_lowercase().as_str() {
+        "quoted-printable" => {
+            let soft = body.replace("=\r\n", "");
+            let mut bytes = Vec::with_capacity(soft.len());
+            let b = soft.as_bytes();
+            let mut i = 0;
+            while i < b.len() {
+                if b[i] == b'='
+                    && i + 2 < b.len()
+                    && let Some(v) = std::str::from_utf8(&b[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok())
+                {
+                    bytes.push(v);
+                    i += 3;
+                    continue;
+                }
+                bytes.push(b[i]);
+                i += 1;
+            }
+            String::from_utf8_lossy(&bytes).into_owned()
+        }
+        "base64" => {
+            let compact: String = body.chars().filter(|c| !c.is_whitespace()).collect();
+            String::from_utf8_lossy(&base64::engine::general_purpose::STANDARD.decode(compact).unwrap_or_default()).into_owned()
+        }
+        _ => body.to_owned(),
+    };
+    OutboxMail { to: header("To"), subject: header("Subject"), text: text.replace("\r\n", "\n") }
 }

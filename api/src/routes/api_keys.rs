@@ -1,11 +1,12 @@
 //! A partner's end users' gateway keys: create (the key is answered once), list, revoke.
 
-use axum::{Router, extract::State, http::StatusCode, routing::{delete, get}};
+use axum::{extract::State, http::StatusCode};
 use domain::{
     api_keys::{self, CreatedKey, KeyInfo, Mode},
     audit::Actor,
 };
 use serde::Deserialize;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
@@ -14,10 +15,10 @@ use crate::{
     extract::{Json, Path},
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/partner/users/{id}/api-keys", get(list).post(create))
-        .route("/partner/users/{id}/api-keys/{key_id}", delete(revoke))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(revoke))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -28,7 +29,7 @@ pub struct CreateKey {
 
 /// Creates a key for the user. The clear key is in this answer only; the server keeps its
 /// SHA-256. 409 past 20 active keys; another partner's user: 404.
-#[utoipa::path(post, path = "/api/v1/partner/users/{id}/api-keys", tag = "api_keys", params(("id" = i64, Path)), request_body = CreateKey,
+#[utoipa::path(post, path = "/partner/users/{id}/api-keys", tag = "api_keys", params(("id" = i64, Path)), request_body = CreateKey,
     responses((status = 201, body = CreatedKey), (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody)))]
 pub async fn create(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Json(req): Json<CreateKey>) -> ApiResult<(StatusCode, Json<CreatedKey>)> {
@@ -40,7 +41,7 @@ pub async fn create(auth: PartnerAuth, State(state): State<AppState>, Path(user_
 
 /// The user's keys, newest first, by prefix with mode, status (active, revoked, expired),
 /// created and last used.
-#[utoipa::path(get, path = "/api/v1/partner/users/{id}/api-keys", tag = "api_keys", params(("id" = i64, Path)),
+#[utoipa::path(get, path = "/partner/users/{id}/api-keys", tag = "api_keys", params(("id" = i64, Path)),
     responses((status = 200, body = Vec<KeyInfo>), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn list(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>) -> ApiResult<Json<Vec<KeyInfo>>> {
     let mut conn = state.pool.acquire().await?;
@@ -48,7 +49,7 @@ pub async fn list(auth: PartnerAuth, State(state): State<AppState>, Path(user_id
 }
 
 /// Revokes a key: refused by the gateway from now on. Revoking it again answers 204 too.
-#[utoipa::path(delete, path = "/api/v1/partner/users/{id}/api-keys/{key_id}", tag = "api_keys", params(("id" = i64, Path), ("key_id" = i64, Path)),
+#[utoipa::path(delete, path = "/partner/users/{id}/api-keys/{key_id}", tag = "api_keys", params(("id" = i64, Path), ("key_id" = i64, Path)),
     responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn revoke(auth: PartnerAuth, State(state): State<AppState>, Path((user_id, key_id)): Path<(i64, i64)>) -> ApiResult<StatusCode> {
     let mut tx = state.pool.begin().await?;

@@ -1,44 +1,40 @@
 //! Partner identity: sign-up, e-mail verification, sign-in with captcha, forgot and reset
 //! password, change password; super-admin sign-in. The rules live in `domain::partners`.
 
-use axum::{
-    Router,
-    extract::State,
-    http::StatusCode,
-    routing::{get, post},
-};
+use axum::{extract::State, http::StatusCode};
 use domain::{
     Error, captcha, crypto,
-    mail::Email,
-    onboarding,
-    partners::{self, Credentials, EMAIL_TAKEN, USER_NAME_TAKEN},
+    mail::{Mail, SendMail},
+    partners::{self, EMAIL_TAKEN, USER_NAME_TAKEN},
     sign_in_attempts, superadmins,
     tokens::{self, Purpose},
 };
 use serde::{Deserialize, Serialize};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
     auth::{Claims, PartnerAuth, Role, SessionAuth, SuperAdminAuth},
+    session::{PartnerSummary, SessionResponse, partner_session},
     error::{ApiError, ApiResult},
     extract::Json,
     ratelimit::{CaptchaLimit, ForgotPasswordLimit, SignInLimit, SignUpLimit},
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/auth/captcha", get(new_captcha))
-        .route("/partner/signup", post(signup))
-        .route("/partner/verify-email", post(verify_email))
-        .route("/partner/login", post(login))
-        .route("/partner/forgot-password", post(forgot_password))
-        .route("/partner/reset-password/verify", post(reset_password_verify))
-        .route("/partner/reset-password", post(reset_password))
-        .route("/partner/change-password", post(change_password))
-        .route("/partner/logout", post(partner_logout))
-        .route("/superadmin/login", post(superadmin_login))
-        .route("/superadmin/me", get(superadmin_me))
-        .route("/superadmin/logout", post(superadmin_logout))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(new_captcha))
+        .routes(routes!(signup))
+        .routes(routes!(verify_email))
+        .routes(routes!(login))
+        .routes(routes!(forgot_password))
+        .routes(routes!(reset_password_verify))
+        .routes(routes!(reset_password))
+        .routes(routes!(change_password))
+        .routes(routes!(partner_logout))
+        .routes(routes!(superadmin_login))
+        .routes(routes!(superadmin_me))
+        .routes(routes!(superadmin_logout))
 }
 
 pub const BAD_CREDENTIALS: &str = "Invalid email or password";
@@ -60,7 +56,7 @@ fn message(m: &str) -> Json<Message> {
 
 /// A new built-in captcha image. Answer it once, within 10 minutes, as
 /// `captcha: {id, answer}` (case does not matter). `mode` says which captcha the server checks.
-#[utoipa::path(get, path = "/api/v1/auth/captcha", tag = "auth",
+#[utoipa::path(get, path = "/auth/captcha", tag = "auth",
     responses((status = 200, body = CaptchaResponse), (status = 429, body = crate::error::ErrorBody)))]
 pub async fn new_captcha(_: CaptchaLimit, State(state): State<AppState>) -> ApiResult<Json<CaptchaResponse>> {
     let c = captcha::issue(&state.pool, &state.config).await?;
@@ -106,30 +102,18 @@ pub struct SignupResponse {
     pub partner_id: i64,
 }
 
-fn verification_mail(state: &AppState, c: &Credentials, token: &str) -> Email {
-    let link = format!("{}/verify-email/{token}", state.config.public_url);
-    Email::new(
-        &c.email,
-        "Verify your email address",
-        format!(
-            "Hello {},\n\nThank you for signing up for whitelabel. Please verify your email address by opening this link \
-             (it is valid for 24 hours):\n\n{link}\n\nIf you did not sign up, you can ignore this email.\n",
-            c.first_name
-        ),
-    )
-}
-
-/// Issues a verification token and enqueues its mail on the caller's transaction.
-async fn send_verification(state: &AppState, conn: &mut sqlx::PgConnection, c: &Credentials) -> ApiResult<()> {
-    let token = tokens::issue(conn, Purpose::VerifyEmail, c.id, tokens::VERIFY_EMAIL_TTL).await?;
-    jobs::enqueue(conn, &jobs::SendMail::new(verification_mail(state, c, &token))).await?;
+/// Reserves a verification token and enqueues its mail on the caller's transaction; the job
+/// mints the token when it builds the mail, so the queue never holds the link.
+async fn send_verification(conn: &mut sqlx::PgConnection, partner_id: i64) -> ApiResult<()> {
+    let token_id = tokens::reserve(conn, Purpose::VerifyEmail, partner_id, tokens::VERIFY_EMAIL_TTL).await?;
+    jobs::enqueue(conn, &SendMail::of(Mail::VerifyEmail { partner_id, token_id })).await?;
     Ok(())
 }
 
 /// Partner sign-up (wizard step 1). Creates the partner, unverified, with its API and product
 /// wallets, and mails a link to `/verify-email/{token}` (valid 24 hours), all in one
 /// transaction. 409 names the field (`email` or `user_name`) that is taken.
-#[utoipa::path(post, path = "/api/v1/partner/signup", tag = "auth", request_body = SignupRequest,
+#[utoipa::path(post, path = "/partner/signup", tag = "auth", request_body = SignupRequest,
     responses((status = 201, body = SignupResponse), (status = 409, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 pub async fn signup(_: SignUpLimit, State(state): State<AppState>, Json(req): Json<SignupRequest>) -> ApiResult<(StatusCode, Json<SignupResponse>)> {
@@ -144,7 +128,7 @@ pub async fn signup(_: SignUpLimit, State(state): State<AppState>, Json(req): Js
         other => other.into(),
     })?;
     let c = partners::credentials_by_id(&mut tx, id).await?.ok_or_else(|| ApiError::internal("partner vanished"))?;
-    send_verification(&state, &mut tx, &c).await?;
+    send_verification(&mut tx, c.id).await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(SignupResponse { partner_id: id })))
 }
@@ -161,22 +145,6 @@ pub struct TokenRequest {
     pub token: String,
 }
 
-/// The partner as sign-in returns it.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct PartnerSummary {
-    pub id: i64,
-    pub user_name: String,
-    pub subdomain: Option<String>,
-    /// The wizard step to show next: 2 plan … 5 SMTP, 6 done.
-    pub onboarding_step: u8,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct SessionResponse {
-    pub token: String,
-    pub partner: PartnerSummary,
-}
-
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct VerifiedResponse {
     pub message: String,
@@ -185,27 +153,9 @@ pub struct VerifiedResponse {
     pub partner: PartnerSummary,
 }
 
-/// A partner session token and its summary.
-pub async fn partner_session(state: &AppState, conn: &mut sqlx::PgConnection, partner_id: i64) -> ApiResult<SessionResponse> {
-    let p = onboarding::profile(conn, partner_id).await?;
-    let claims = Claims {
-        sub: p.id,
-        role: Role::Partner,
-        user_name: Some(p.user_name.clone()),
-        subdomain: p.subdomain.clone(),
-        email: Some(p.email.clone()),
-        exp: 0,
-        iat: 0,
-        sid: uuid::Uuid::nil(),
-    };
-    let token = state.start_session(conn, claims).await?;
-    let onboarding_step = p.progress().step();
-    Ok(SessionResponse { token, partner: PartnerSummary { id: p.id, user_name: p.user_name, subdomain: p.subdomain, onboarding_step } })
-}
-
 /// Verifies the partner's e-mail with the mailed token (one use, 24 hours) and signs it in.
 /// 400 for a token that is unknown, expired or used.
-#[utoipa::path(post, path = "/api/v1/partner/verify-email", tag = "auth", request_body = TokenRequest,
+#[utoipa::path(post, path = "/partner/verify-email", tag = "auth", request_body = TokenRequest,
     responses((status = 200, body = VerifiedResponse), (status = 400, body = crate::error::ErrorBody)))]
 pub async fn verify_email(State(state): State<AppState>, Json(req): Json<TokenRequest>) -> ApiResult<Json<VerifiedResponse>> {
     let mut tx = state.pool.begin().await?;
@@ -245,7 +195,7 @@ fn required_credentials(req: &LoginRequest) -> ApiResult<()> {
 /// the same for an unknown e-mail and a wrong password; 429 after 10 attempts on one account in
 /// 15 minutes, from whatever addresses, until the window ends or a sign-in succeeds; 403 for an unverified e-mail (a new
 /// link is mailed if the last is over 10 minutes old) or an inactive partner.
-#[utoipa::path(post, path = "/api/v1/partner/login", tag = "auth", request_body = LoginRequest,
+#[utoipa::path(post, path = "/partner/login", tag = "auth", request_body = LoginRequest,
     responses((status = 200, body = SessionResponse), (status = 401, body = crate::error::ErrorBody),
               (status = 403, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody),
               (status = 429, body = crate::error::ErrorBody)))]
@@ -272,7 +222,7 @@ pub async fn login(_: SignInLimit, State(state): State<AppState>, Json(req): Jso
         let last = tokens::last_issued_secs_ago(&mut conn, Purpose::VerifyEmail, c.id).await?;
         if last.is_none_or(|secs| secs > RESEND_VERIFICATION_AFTER_SECS) {
             let mut tx = sqlx::Connection::begin(&mut *conn).await?;
-            send_verification(&state, &mut tx, &c).await?;
+            send_verification(&mut tx, c.id).await?;
             tx.commit().await?;
         }
         let mut e = ApiError::forbidden(UNVERIFIED);
@@ -296,7 +246,7 @@ pub struct ForgotPasswordRequest {
 /// Forgot password: when the e-mail (lower-cased) and the user name name one partner, mails a
 /// link to `/reset-password-admin/{token}` (valid 1 hour). Always 202, so the answer does not
 /// tell whether an account exists.
-#[utoipa::path(post, path = "/api/v1/partner/forgot-password", tag = "auth", request_body = ForgotPasswordRequest,
+#[utoipa::path(post, path = "/partner/forgot-password", tag = "auth", request_body = ForgotPasswordRequest,
     responses((status = 202, body = Message), (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 pub async fn forgot_password(
     _: ForgotPasswordLimit,
@@ -309,22 +259,10 @@ pub async fn forgot_password(
     v.check(!req.user_name.trim().is_empty(), "user_name", "Username is required");
     v.check(req.email.len() <= 254 && req.user_name.len() <= 100, "email", "Email or username is too long");
     v.into_result()?;
-    let mut tx = state.pool.begin().await?;
-    if let Some(c) = partners::by_email_and_user_name(&mut tx, &req.email, &req.user_name).await? {
-        let token = tokens::issue(&mut tx, Purpose::ResetPassword, c.id, tokens::RESET_PASSWORD_TTL).await?;
-        let link = format!("{}/reset-password-admin/{token}", state.config.public_url);
-        let mail = Email::new(
-            &c.email,
-            "Reset your password",
-            format!(
-                "Hello {},\n\nWe received a request to reset the password of your account {}. Open this link to set a new \
-                 password (it is valid for 1 hour and works once):\n\n{link}\n\nIf you did not ask for this, you can ignore this email.\n",
-                c.first_name, c.user_name
-            ),
-        );
-        jobs::enqueue(&mut tx, &jobs::SendMail::new(mail)).await?;
-    }
-    tx.commit().await?;
+    // The account is looked up by the job, not here: the answer takes as long whether or not
+    // one exists, and the mail (with its link) is built only when sent.
+    let reset = Mail::PasswordReset { email: req.email.clone(), user_name: req.user_name.clone() };
+    jobs::enqueue_now(&state.pool, &SendMail::of(reset)).await?;
     Ok((StatusCode::ACCEPTED, message("If the details match an account, a link to reset the password will be sent to the email address.")))
 }
 
@@ -336,7 +274,7 @@ pub struct ResetTokenInfo {
 
 /// Checks a reset link before the new-password form shows (does not use it up). 400 'Session
 /// expired ! Please try again' for a token that is unknown, expired or used.
-#[utoipa::path(post, path = "/api/v1/partner/reset-password/verify", tag = "auth", request_body = TokenRequest,
+#[utoipa::path(post, path = "/partner/reset-password/verify", tag = "auth", request_body = TokenRequest,
     responses((status = 200, body = ResetTokenInfo), (status = 400, body = crate::error::ErrorBody)))]
 pub async fn reset_password_verify(State(state): State<AppState>, Json(req): Json<TokenRequest>) -> ApiResult<Json<ResetTokenInfo>> {
     let mut conn = state.pool.acquire().await?;
@@ -358,7 +296,7 @@ pub struct ResetPasswordRequest {
 /// Sets a new password with a reset link. The passwords are checked first (422), so a typo
 /// does not use up the link; then the link is used (400 when expired or used). Ends every
 /// session of the partner.
-#[utoipa::path(post, path = "/api/v1/partner/reset-password", tag = "auth", request_body = ResetPasswordRequest,
+#[utoipa::path(post, path = "/partner/reset-password", tag = "auth", request_body = ResetPasswordRequest,
     responses((status = 200, body = Message), (status = 400, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn reset_password(State(state): State<AppState>, Json(req): Json<ResetPasswordRequest>) -> ApiResult<Json<Message>> {
     partners::check_new_password(&req.new_password, Some(&req.confirm_new_password))?;
@@ -388,7 +326,7 @@ pub struct ChangePasswordRequest {
 
 /// Changes the signed-in partner's password (/reset-password). A wrong current password is a
 /// 422 on `current_password`. Ends the partner's other sessions; the caller's token stays valid.
-#[utoipa::path(post, path = "/api/v1/partner/change-password", tag = "auth", request_body = ChangePasswordRequest,
+#[utoipa::path(post, path = "/partner/change-password", tag = "auth", request_body = ChangePasswordRequest,
     security(("bearer" = [])),
     responses((status = 200, body = Message), (status = 401, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn change_password(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<ChangePasswordRequest>) -> ApiResult<Json<Message>> {
@@ -420,7 +358,7 @@ pub struct SuperAdminSession {
 }
 
 /// Super-admin sign-in with captcha (/superadmin/auth). Shares the sign-in rate limit.
-#[utoipa::path(post, path = "/api/v1/superadmin/login", tag = "auth", request_body = LoginRequest,
+#[utoipa::path(post, path = "/superadmin/login", tag = "auth", request_body = LoginRequest,
     responses((status = 200, body = SuperAdminSession), (status = 401, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 pub async fn superadmin_login(_: SignInLimit, State(state): State<AppState>, Json(req): Json<LoginRequest>) -> ApiResult<Json<SuperAdminSession>> {
@@ -451,7 +389,7 @@ pub struct SuperAdminMe {
 }
 
 /// The signed-in super admin (the console header shows the e-mail).
-#[utoipa::path(get, path = "/api/v1/superadmin/me", tag = "auth", security(("bearer" = [])),
+#[utoipa::path(get, path = "/superadmin/me", tag = "auth", security(("bearer" = [])),
     responses((status = 200, body = SuperAdminMe), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn superadmin_me(auth: SuperAdminAuth, State(state): State<AppState>) -> ApiResult<Json<SuperAdminMe>> {
     // A deleted super admin's token stops working here rather than at expiry.
@@ -469,7 +407,7 @@ async fn end_session(state: &AppState, auth: &SessionAuth) -> ApiResult<StatusCo
 }
 
 /// Partner sign-out: the token is refused from then on. An inactive partner may sign out too.
-#[utoipa::path(post, path = "/api/v1/partner/logout", tag = "auth", security(("bearer" = [])),
+#[utoipa::path(post, path = "/partner/logout", tag = "auth", security(("bearer" = [])),
     responses((status = 204, description = "signed out"), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
 pub async fn partner_logout(auth: SessionAuth, State(state): State<AppState>) -> ApiResult<StatusCode> {
     if auth.0.role != Role::Partner {
@@ -479,7 +417,7 @@ pub async fn partner_logout(auth: SessionAuth, State(state): State<AppState>) ->
 }
 
 /// Super-admin sign-out: the token is refused from then on.
-#[utoipa::path(post, path = "/api/v1/superadmin/logout", tag = "auth", security(("bearer" = [])),
+#[utoipa::path(post, path = "/superadmin/logout", tag = "auth", security(("bearer" = [])),
     responses((status = 204, description = "signed out"), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
 pub async fn superadmin_logout(auth: SessionAuth, State(state): State<AppState>) -> ApiResult<StatusCode> {
     if auth.0.role != Role::Superadmin {

@@ -1,11 +1,13 @@
 //! The OpenAPI document and a browsable page for it (self-contained: no CDN).
 
-use axum::{Json, Router, response::Html, routing::get};
+use axum::{Json, response::Html, routing::get};
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::AppState;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
+// The document describes the API, not itself: these two routes stay out of it.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
         .route("/openapi.json", get(|| async { Json(crate::openapi::document()) }))
         .route("/docs", get(|| async { Html(DOCS_PAGE) }))
 }

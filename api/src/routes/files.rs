@@ -5,17 +5,17 @@
 //! links then point at the store itself.
 
 use axum::{
-    Router,
     body::Body,
     extract::{Query, Request, State, rejection::QueryRejection},
     http::{HeaderMap, HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
-    routing::get,
 };
 use domain::storage::{LinkQuery, LocalStore, local::content_type_for};
 use futures::StreamExt;
 use tower::ServiceExt;
 use tower_http::services::ServeFile;
+use utoipa::openapi::{ComponentsBuilder, OpenApiBuilder};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
@@ -23,8 +23,13 @@ use crate::{
     extract::Path,
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/files/{*key}", get(download).put(upload))
+pub fn router() -> OpenApiRouter<AppState> {
+    // A key holds slashes, so axum needs a catch-all (`{*key}`) where the document names one
+    // path parameter (`{key}`): the handlers' document is taken from `routes!` as usual and
+    // only their mount point is written here.
+    let (schemas, paths, handlers) = routes!(download, upload);
+    let doc = OpenApiBuilder::new().paths(paths).components(Some(ComponentsBuilder::new().schemas_from_iter(schemas).build())).build();
+    OpenApiRouter::with_openapi(doc).route("/files/{*key}", handlers)
 }
 
 fn local(state: &AppState) -> ApiResult<&LocalStore> {

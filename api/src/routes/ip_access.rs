@@ -1,12 +1,13 @@
 //! Whitelist IP and blocked IPs of a partner's users.
 
-use axum::{Router, extract::State, http::StatusCode, routing::{delete, get}};
+use axum::{extract::State, http::StatusCode};
 use domain::{
     audit::Actor,
     ip_access::{self, Filter, IpEntry, IpEntryInput, List},
     paging::{Page, PageRequest},
 };
 use serde::Deserialize;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
@@ -15,13 +16,13 @@ use crate::{
     extract::{Json, Path, Query},
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/partner/ip-whitelist", get(whitelist).post(allow))
-        .route("/partner/ip-whitelist/{id}", delete(disallow))
-        .route("/partner/users/{id}/ip-whitelist", get(user_whitelist))
-        .route("/partner/blocked-ips", get(blocked).post(block))
-        .route("/partner/blocked-ips/{id}", delete(unblock))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(whitelist, allow))
+        .routes(routes!(disallow))
+        .routes(routes!(user_whitelist))
+        .routes(routes!(blocked, block))
+        .routes(routes!(unblock))
 }
 
 /// `?page=&per_page=&user_id=&ip=&date=` (date `YYYY-MM-DD`: the day of the last update).
@@ -76,7 +77,7 @@ async fn page(state: &AppState, partner_id: i64, list: List, f: &Filter, page: P
 }
 
 /// The allow-list, newest first, filtered by user id, IP and date of the last update.
-#[utoipa::path(get, path = "/api/v1/partner/ip-whitelist", tag = "ip_access", params(IpQuery),
+#[utoipa::path(get, path = "/partner/ip-whitelist", tag = "ip_access", params(IpQuery),
     responses((status = 200, body = Page<IpEntry>), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn whitelist(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<IpQuery>) -> ApiResult<Json<Page<IpEntry>>> {
     let (f, p) = q.split()?;
@@ -85,7 +86,7 @@ pub async fn whitelist(auth: PartnerAuth, State(state): State<AppState>, Query(q
 
 /// Allow-lists a dotted IPv4 address for one of the partner's users (enforced while Server
 /// Security is on). 404 for a user that is not the partner's, 409 when already listed.
-#[utoipa::path(post, path = "/api/v1/partner/ip-whitelist", tag = "ip_access", request_body = IpEntryRequest,
+#[utoipa::path(post, path = "/partner/ip-whitelist", tag = "ip_access", request_body = IpEntryRequest,
     responses((status = 201, body = IpEntry), (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody)))]
 pub async fn allow(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<IpEntryRequest>) -> ApiResult<(StatusCode, Json<IpEntry>)> {
@@ -93,14 +94,14 @@ pub async fn allow(auth: PartnerAuth, State(state): State<AppState>, Json(req): 
 }
 
 /// Removes an allow-list entry.
-#[utoipa::path(delete, path = "/api/v1/partner/ip-whitelist/{id}", tag = "ip_access", params(("id" = i64, Path)),
+#[utoipa::path(delete, path = "/partner/ip-whitelist/{id}", tag = "ip_access", params(("id" = i64, Path)),
     responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn disallow(auth: PartnerAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<StatusCode> {
     remove(&state, auth.partner_id, List::Whitelist, id).await
 }
 
 /// One user's allow-list (User Detail).
-#[utoipa::path(get, path = "/api/v1/partner/users/{id}/ip-whitelist", tag = "ip_access", params(("id" = i64, Path), IpQuery),
+#[utoipa::path(get, path = "/partner/users/{id}/ip-whitelist", tag = "ip_access", params(("id" = i64, Path), IpQuery),
     responses((status = 200, body = Page<IpEntry>), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn user_whitelist(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<IpQuery>) -> ApiResult<Json<Page<IpEntry>>> {
     let (mut f, p) = q.split()?;
@@ -112,7 +113,7 @@ pub async fn user_whitelist(auth: PartnerAuth, State(state): State<AppState>, Pa
 }
 
 /// Blocked IPs (the Blocked IPs tab), newest first, with the same filters.
-#[utoipa::path(get, path = "/api/v1/partner/blocked-ips", tag = "ip_access", params(IpQuery),
+#[utoipa::path(get, path = "/partner/blocked-ips", tag = "ip_access", params(IpQuery),
     responses((status = 200, body = Page<IpEntry>), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn blocked(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<IpQuery>) -> ApiResult<Json<Page<IpEntry>>> {
     let (f, p) = q.split()?;
@@ -121,7 +122,7 @@ pub async fn blocked(auth: PartnerAuth, State(state): State<AppState>, Query(q):
 
 /// Blocks an IP (v4 or v6) for one of the partner's users: the gateway refuses its calls.
 /// Comments are required.
-#[utoipa::path(post, path = "/api/v1/partner/blocked-ips", tag = "ip_access", request_body = IpEntryRequest,
+#[utoipa::path(post, path = "/partner/blocked-ips", tag = "ip_access", request_body = IpEntryRequest,
     responses((status = 201, body = IpEntry), (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody)))]
 pub async fn block(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<IpEntryRequest>) -> ApiResult<(StatusCode, Json<IpEntry>)> {
@@ -129,7 +130,7 @@ pub async fn block(auth: PartnerAuth, State(state): State<AppState>, Json(req): 
 }
 
 /// Unblocks, by the blocked record's id.
-#[utoipa::path(delete, path = "/api/v1/partner/blocked-ips/{id}", tag = "ip_access", params(("id" = i64, Path)),
+#[utoipa::path(delete, path = "/partner/blocked-ips/{id}", tag = "ip_access", params(("id" = i64, Path)),
     responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn unblock(auth: PartnerAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<StatusCode> {
     remove(&state, auth.partner_id, List::Blocked, id).await

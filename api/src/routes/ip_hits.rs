@@ -1,12 +1,13 @@
 //! IP Hits: calls per user and IP, with their Active or Blocked status.
 
-use axum::{Router, extract::State, routing::get};
+use axum::extract::State;
 use domain::{
     ip_access::Filter,
     ip_hits::{self, IpHit},
     paging::{Page, PageRequest},
 };
 use serde::Deserialize;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
@@ -15,8 +16,10 @@ use crate::{
     extract::{Json, Path, Query},
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/partner/ip-hits", get(list)).route("/partner/users/{id}/ip-hits", get(user_list))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(user_list))
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
@@ -40,7 +43,7 @@ impl HitsQuery {
 
 /// The partner's hits per user and IP, most recently seen first; `status` is `blocked` when
 /// the pair is blocked (with `blocked_id` for Unblock).
-#[utoipa::path(get, path = "/api/v1/partner/ip-hits", tag = "ip_hits", params(HitsQuery),
+#[utoipa::path(get, path = "/partner/ip-hits", tag = "ip_hits", params(HitsQuery),
     responses((status = 200, body = Page<IpHit>), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn list(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<HitsQuery>) -> ApiResult<Json<Page<IpHit>>> {
     let (f, page) = q.split()?;
@@ -49,7 +52,7 @@ pub async fn list(auth: PartnerAuth, State(state): State<AppState>, Query(q): Qu
 }
 
 /// One user's hits (User Detail); another partner's user: 404.
-#[utoipa::path(get, path = "/api/v1/partner/users/{id}/ip-hits", tag = "ip_hits", params(("id" = i64, Path), HitsQuery),
+#[utoipa::path(get, path = "/partner/users/{id}/ip-hits", tag = "ip_hits", params(("id" = i64, Path), HitsQuery),
     responses((status = 200, body = Page<IpHit>), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn user_list(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<HitsQuery>) -> ApiResult<Json<Page<IpHit>>> {
     let (mut f, page) = q.split()?;

@@ -1,17 +1,19 @@
 //! Job state, for dashboards that poll a long-running job.
 
-use axum::{Router, extract::State, routing::get};
+use axum::extract::State;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{AppState, auth::AnyAuth, error::{ApiError, ApiResult}, extract::{Json, Path}};
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/jobs/{id}", get(job_state))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(job_state))
 }
 
 /// Kind, status (queued, running, retrying, done, failed), attempts and last error of a job.
 /// A partner sees the jobs its own requests caused; any other job is 404 to it. The super
 /// admin sees all.
-#[utoipa::path(get, path = "/api/v1/jobs/{id}", tag = "jobs", params(("id" = String, Path)),
+#[utoipa::path(get, path = "/jobs/{id}", tag = "jobs", params(("id" = String, Path)),
     responses((status = 200, description = "job state"), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn job_state(auth: AnyAuth, State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<serde_json::Value>> {
     if id.len() > 64 {

@@ -1,12 +1,7 @@
 //! The onboarding wizard (/complete-details) for the signed-in partner: profile and progress,
 //! plan choice, sub-domain availability and claim, branding, SMTP settings or skip.
 
-use axum::{
-    Router,
-    extract::State,
-    http::StatusCode,
-    routing::{get, post, put},
-};
+use axum::{extract::State, http::StatusCode};
 use domain::{
     branding::{self, BrandingForm, Theme},
     crypto::SecretBox,
@@ -16,26 +11,28 @@ use domain::{
     subdomains::{self, Availability},
 };
 use serde::{Deserialize, Serialize};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
     auth::PartnerAuth,
     error::{ApiError, ApiResult},
     extract::{Json, Path},
-    routes::branding::signed_link,
+    links::signed_link,
+    session::partner_session,
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/partner/me", get(me))
-        .route("/partner/status", get(status))
-        .route("/partner/plan", post(choose_plan))
-        .route("/subdomains/{name}", get(subdomain_availability))
-        .route("/partner/subdomain", put(claim_subdomain))
-        .route("/partner/branding", put(save_branding))
-        .route("/partner/smtp", get(get_smtp).put(save_smtp))
-        .route("/partner/smtp/skip", post(skip_smtp))
-        .route("/partner/smtp/test", post(test_smtp))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(me))
+        .routes(routes!(status))
+        .routes(routes!(choose_plan))
+        .routes(routes!(subdomain_availability))
+        .routes(routes!(claim_subdomain))
+        .routes(routes!(save_branding))
+        .routes(routes!(get_smtp, save_smtp))
+        .routes(routes!(skip_smtp))
+        .routes(routes!(test_smtp))
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -67,7 +64,7 @@ pub struct Me {
 
 /// The signed-in partner: profile, wizard step, branding (with signed logo and favicon links)
 /// and the address of its branded site.
-#[utoipa::path(get, path = "/api/v1/partner/me", tag = "onboarding",
+#[utoipa::path(get, path = "/partner/me", tag = "onboarding",
     responses((status = 200, body = Me), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn me(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<Me>> {
     let p = onboarding::profile(&mut *state.pool.acquire().await?, auth.partner_id).await?;
@@ -111,7 +108,7 @@ async fn status_of(state: &AppState, partner_id: i64) -> ApiResult<Status> {
 }
 
 /// Which wizard steps are done, and the step to show next (2 plan … 5 SMTP, 6 done).
-#[utoipa::path(get, path = "/api/v1/partner/status", tag = "onboarding",
+#[utoipa::path(get, path = "/partner/status", tag = "onboarding",
     responses((status = 200, body = Status), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn status(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<Status>> {
     Ok(Json(status_of(&state, auth.partner_id).await?))
@@ -129,7 +126,7 @@ pub struct PlanRequest {
 
 /// The pricing step: records the chosen plan card and billing cycle (no payment is taken) and
 /// puts the partner on that plan's price slab.
-#[utoipa::path(post, path = "/api/v1/partner/plan", tag = "onboarding", request_body = PlanRequest,
+#[utoipa::path(post, path = "/partner/plan", tag = "onboarding", request_body = PlanRequest,
     responses((status = 200, body = Status), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn choose_plan(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<PlanRequest>) -> ApiResult<Json<Status>> {
     let (plan, billing) = onboarding::parse_plan_choice(&req.plan, &req.billing)?;
@@ -149,7 +146,7 @@ pub struct SubdomainAvailability {
 
 /// Whether a sub-domain can be claimed: valid (3 to 40 of a-z, 0-9, hyphens), not reserved,
 /// and free (or already this partner's).
-#[utoipa::path(get, path = "/api/v1/subdomains/{name}", tag = "onboarding", params(("name" = String, Path)),
+#[utoipa::path(get, path = "/subdomains/{name}", tag = "onboarding", params(("name" = String, Path)),
     responses((status = 200, body = SubdomainAvailability), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn subdomain_availability(auth: PartnerAuth, State(state): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<SubdomainAvailability>> {
     let a = subdomains::availability(&mut *state.pool.acquire().await?, auth.partner_id, &name).await?;
@@ -179,7 +176,7 @@ pub struct SubdomainClaimed {
 /// Claims a sub-domain (lower-cased). The name is reserved for the partner in the same
 /// transaction that enqueues the `provision_subdomain` job, which activates it; poll
 /// `/api/v1/jobs/{job_id}` or `/partner/status`. A change of name re-provisions. 409 when taken.
-#[utoipa::path(put, path = "/api/v1/partner/subdomain", tag = "onboarding", request_body = SubdomainRequest,
+#[utoipa::path(put, path = "/partner/subdomain", tag = "onboarding", request_body = SubdomainRequest,
     responses((status = 202, body = SubdomainClaimed), (status = 409, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn claim_subdomain(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<SubdomainRequest>) -> ApiResult<(StatusCode, Json<SubdomainClaimed>)> {
     let name = subdomains::parse(&req.subdomain)?;
@@ -194,7 +191,7 @@ pub async fn claim_subdomain(auth: PartnerAuth, State(state): State<AppState>, J
     })?;
     let job_id = jobs::enqueue(&mut tx, &jobs::ProvisionSubdomain { partner_id: auth.partner_id, subdomain: name.clone() }).await?;
     domain::job_owners::record(&mut tx, &job_id, auth.partner_id).await?;
-    let session = crate::routes::auth::partner_session(&state, &mut tx, auth.partner_id).await?;
+    let session = partner_session(&state, &mut tx, auth.partner_id).await?;
     tx.commit().await?;
     let url = state.config.partner_site_url(&name);
     Ok((StatusCode::ACCEPTED, Json(SubdomainClaimed { job_id, subdomain: name, url, token: session.token })))
@@ -218,7 +215,7 @@ pub struct BrandingRequest {
 
 /// Step 4: title, description, logo, favicon and three `#RRGGBB` colours, all required. The
 /// files must be this partner's own uploads, already stored.
-#[utoipa::path(put, path = "/api/v1/partner/branding", tag = "onboarding", request_body = BrandingRequest,
+#[utoipa::path(put, path = "/partner/branding", tag = "onboarding", request_body = BrandingRequest,
     responses((status = 200, body = Status), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn save_branding(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<BrandingRequest>) -> ApiResult<Json<Status>> {
     let empty = Theme { primary: String::new(), secondary: String::new(), tertiary: String::new() };
@@ -235,7 +232,7 @@ pub async fn save_branding(auth: PartnerAuth, State(state): State<AppState>, Jso
 
 /// The partner's SMTP settings, the password masked (never in clear). `configured: false`
 /// with the form's defaults when none are saved.
-#[utoipa::path(get, path = "/api/v1/partner/smtp", tag = "onboarding",
+#[utoipa::path(get, path = "/partner/smtp", tag = "onboarding",
     responses((status = 200, body = SmtpView), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn get_smtp(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<SmtpView>> {
     Ok(Json(partner_smtp::view(&mut *state.pool.acquire().await?, auth.partner_id).await?))
@@ -264,7 +261,7 @@ pub struct SmtpRequest {
 
 /// Step 5 (and My Account): saves the SMTP settings, the password sealed with AES-256-GCM, and
 /// marks the step done. Mail to the partner's end users then goes through this server.
-#[utoipa::path(put, path = "/api/v1/partner/smtp", tag = "onboarding", request_body = SmtpRequest,
+#[utoipa::path(put, path = "/partner/smtp", tag = "onboarding", request_body = SmtpRequest,
     responses((status = 200, body = SmtpView), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn save_smtp(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<SmtpRequest>) -> ApiResult<Json<SmtpView>> {
     let form = SmtpForm::parse(&req.host, req.port, &req.user, &req.password, &req.from, &req.company_name, req.secure, req.active)?;
@@ -285,7 +282,7 @@ pub struct SmtpTestQueued {
 /// 'Send test mail': queues one message through the saved settings to the partner's own
 /// address; poll `GET /api/v1/jobs/{job_id}` for `done`, or `failed` with the server's answer
 /// in `last_error` (never the password). 422 when no settings are saved.
-#[utoipa::path(post, path = "/api/v1/partner/smtp/test", tag = "onboarding",
+#[utoipa::path(post, path = "/partner/smtp/test", tag = "onboarding",
     responses((status = 202, body = SmtpTestQueued), (status = 401, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn test_smtp(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<(StatusCode, Json<SmtpTestQueued>)> {
     let mut tx = state.pool.begin().await?;
@@ -300,7 +297,7 @@ pub async fn test_smtp(auth: PartnerAuth, State(state): State<AppState>) -> ApiR
 }
 
 /// Step 5's Skip: no own mail server; the step counts as done.
-#[utoipa::path(post, path = "/api/v1/partner/smtp/skip", tag = "onboarding",
+#[utoipa::path(post, path = "/partner/smtp/skip", tag = "onboarding",
     responses((status = 200, body = Status), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn skip_smtp(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<Status>> {
     onboarding::skip_smtp(&mut *state.pool.acquire().await?, auth.partner_id).await?;

@@ -2,20 +2,15 @@
 //! (client details: Plan Details, API Pricing, Settings/Change Plan), and the partner's
 //! read-only My Plan. Lists of more than one price are applied by the `bulk_update_prices` job.
 
-use axum::{
-    Router,
-    extract::State,
-    http::StatusCode,
-    response::{IntoResponse, Response},
-    routing::{delete, get, post},
-};
+use axum::{extract::State, http::StatusCode, response::{IntoResponse, Response}};
 use domain::{
     audit::Actor,
     plans::{self, ClientPlan, CustomPrice, MyPlan, PlanType, PriceItem, SlabPrice, Target},
-    paging::{Page, PageRequest},
+    paging::{Page, PageParams},
     tenancy,
 };
 use serde::{Deserialize, Serialize};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
@@ -24,14 +19,14 @@ use crate::{
     extract::{Json, Path, Query},
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/superadmin/plans/prices", post(add_service))
-        .route("/superadmin/plans/{plan}/prices", get(slab_prices).put(set_slab_prices))
-        .route("/superadmin/clients/{id}/plan", get(client_plan).put(change_plan))
-        .route("/superadmin/clients/{id}/prices", get(custom_prices).put(set_custom_prices))
-        .route("/superadmin/clients/{id}/prices/{service}", delete(delete_custom_price))
-        .route("/partner/plan", get(my_plan))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(add_service))
+        .routes(routes!(slab_prices, set_slab_prices))
+        .routes(routes!(client_plan, change_plan))
+        .routes(routes!(custom_prices, set_custom_prices))
+        .routes(routes!(delete_custom_price))
+        .routes(routes!(my_plan))
 }
 
 fn plan_of(s: &str) -> ApiResult<PlanType> {
@@ -42,9 +37,6 @@ fn plan_of(s: &str) -> ApiResult<PlanType> {
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PricesQuery {
-    pub page: Option<i64>,
-    /// Default 50 for slabs, 10 for a client's API Pricing.
-    pub per_page: Option<i64>,
     /// One category (case-insensitive); `all` or empty for every one.
     pub category: Option<String>,
 }
@@ -86,19 +78,19 @@ async fn set_prices(state: &AppState, target: Target, items: Vec<PriceItem>, act
 }
 
 /// A slab's price list (Plans tabs: default, standard, premium, pro), 50 per page.
-#[utoipa::path(get, path = "/api/v1/superadmin/plans/{plan}/prices", tag = "plans",
-    params(("plan" = String, Path, description = "default, standard, premium or pro"), PricesQuery),
+#[utoipa::path(get, path = "/superadmin/plans/{plan}/prices", tag = "plans",
+    params(("plan" = String, Path, description = "default, standard, premium or pro"), PricesQuery, PageParams),
     responses((status = 200, body = Page<SlabPrice>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn slab_prices(_auth: SuperAdminAuth, State(state): State<AppState>, Path(plan): Path<String>, Query(q): Query<PricesQuery>) -> ApiResult<Json<Page<SlabPrice>>> {
+pub async fn slab_prices(_auth: SuperAdminAuth, State(state): State<AppState>, Path(plan): Path<String>, Query(q): Query<PricesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<SlabPrice>>> {
     let plan = plan_of(&plan)?;
     let mut conn = state.pool.acquire().await?;
-    let page = PageRequest::new(q.page, q.per_page, domain::paging::DEFAULT_PER_PAGE);
+    let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
     Ok(Json(plans::slab_prices(&mut conn, plan, q.category.as_deref(), page).await?))
 }
 
 /// Sets prices of a slab: `{prices:[{service, price_paise}]}`. One price: 200 `{changed}`;
 /// more: 202 `{job_id}` (the `bulk_update_prices` job applies them all or none).
-#[utoipa::path(put, path = "/api/v1/superadmin/plans/{plan}/prices", tag = "plans",
+#[utoipa::path(put, path = "/superadmin/plans/{plan}/prices", tag = "plans",
     params(("plan" = String, Path, description = "default, standard, premium or pro")), request_body = PriceListRequest,
     responses((status = 200, body = Applied), (status = 202, body = Queued), (status = 404, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody)))]
@@ -153,7 +145,7 @@ fn parse_price(v: &serde_json::Value) -> Result<i64, &'static str> {
     Ok(n as i64)
 }
 
-#[utoipa::path(post, path = "/api/v1/superadmin/plans/prices", tag = "plans", request_body = AddServiceRequest,
+#[utoipa::path(post, path = "/superadmin/plans/prices", tag = "plans", request_body = AddServiceRequest,
     responses((status = 201, body = SlabPriceSet), (status = 422, body = crate::error::ErrorBody,
         description = "'Plan Type is required', 'Service Name is required', 'Price is required', 'Price cannot be negative', 'Price must be a number'")))]
 pub async fn add_service(auth: SuperAdminAuth, State(state): State<AppState>, Json(req): Json<AddServiceRequest>) -> ApiResult<(StatusCode, Json<SlabPriceSet>)> {
@@ -184,7 +176,7 @@ pub async fn add_service(auth: SuperAdminAuth, State(state): State<AppState>, Js
 
 /// A client's plan (Plan Details): its slab and every API with the price the client pays and
 /// where it comes from (custom, plan or default).
-#[utoipa::path(get, path = "/api/v1/superadmin/clients/{id}/plan", tag = "plans", params(("id" = i64, Path)),
+#[utoipa::path(get, path = "/superadmin/clients/{id}/plan", tag = "plans", params(("id" = i64, Path)),
     responses((status = 200, body = ClientPlan), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn client_plan(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>) -> ApiResult<Json<ClientPlan>> {
     let mut conn = state.pool.acquire().await?;
@@ -197,7 +189,7 @@ pub struct ChangePlanRequest {
 }
 
 /// Change Plan (client details, Settings).
-#[utoipa::path(put, path = "/api/v1/superadmin/clients/{id}/plan", tag = "plans", params(("id" = i64, Path)), request_body = ChangePlanRequest,
+#[utoipa::path(put, path = "/superadmin/clients/{id}/plan", tag = "plans", params(("id" = i64, Path)), request_body = ChangePlanRequest,
     responses((status = 200, body = ClientPlan), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn change_plan(auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Json(req): Json<ChangePlanRequest>) -> ApiResult<Json<ClientPlan>> {
     let mut tx = state.pool.begin().await?;
@@ -216,18 +208,18 @@ pub struct CustomPriceList {
 }
 
 /// A client's customised prices (API Pricing), 10 per page, filtered by category.
-#[utoipa::path(get, path = "/api/v1/superadmin/clients/{id}/prices", tag = "plans", params(("id" = i64, Path), PricesQuery),
+#[utoipa::path(get, path = "/superadmin/clients/{id}/prices", tag = "plans", params(("id" = i64, Path), PricesQuery, PageParams),
     responses((status = 200, body = CustomPriceList), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn custom_prices(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Query(q): Query<PricesQuery>) -> ApiResult<Json<CustomPriceList>> {
+pub async fn custom_prices(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Query(q): Query<PricesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<CustomPriceList>> {
     let mut conn = state.pool.acquire().await?;
-    let page = plans::custom_prices(&mut conn, partner_id, q.category.as_deref(), PageRequest::new(q.page, q.per_page, 10)).await?;
+    let page = plans::custom_prices(&mut conn, partner_id, q.category.as_deref(), paging.with_default(10)).await?;
     let categories = plans::custom_price_categories(&mut conn, partner_id).await?;
     Ok(Json(CustomPriceList { page, categories }))
 }
 
 /// Adds or edits a client's customised prices: `{prices:[{service, price_paise, status?}]}`.
 /// One price: 200 `{changed}`; more: 202 `{job_id}`.
-#[utoipa::path(put, path = "/api/v1/superadmin/clients/{id}/prices", tag = "plans", params(("id" = i64, Path)), request_body = PriceListRequest,
+#[utoipa::path(put, path = "/superadmin/clients/{id}/prices", tag = "plans", params(("id" = i64, Path)), request_body = PriceListRequest,
     responses((status = 200, body = Applied), (status = 202, body = Queued), (status = 404, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody)))]
 pub async fn set_custom_prices(auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Json(req): Json<PriceListRequest>) -> ApiResult<Response> {
@@ -235,7 +227,7 @@ pub async fn set_custom_prices(auth: SuperAdminAuth, State(state): State<AppStat
 }
 
 /// Deletes one customised price: the client pays its slab's price again.
-#[utoipa::path(delete, path = "/api/v1/superadmin/clients/{id}/prices/{service}", tag = "plans",
+#[utoipa::path(delete, path = "/superadmin/clients/{id}/prices/{service}", tag = "plans",
     params(("id" = i64, Path), ("service" = String, Path)),
     responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn delete_custom_price(auth: SuperAdminAuth, State(state): State<AppState>, Path((partner_id, service)): Path<(i64, String)>) -> ApiResult<StatusCode> {
@@ -247,7 +239,7 @@ pub async fn delete_custom_price(auth: SuperAdminAuth, State(state): State<AppSt
 
 /// The signed-in partner's plan (My Plan), read-only: `{plan, updated_at, items:[{category,
 /// name, pid, price_paise}]}`, or `{plan: null}` when no plan is selected yet.
-#[utoipa::path(get, path = "/api/v1/partner/plan", tag = "plans", responses((status = 200, body = MyPlan), (status = 401, body = crate::error::ErrorBody)))]
+#[utoipa::path(get, path = "/partner/plan", tag = "plans", responses((status = 200, body = MyPlan), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn my_plan(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<MyPlan>> {
     let mut conn = state.pool.acquire().await?;
     Ok(Json(plans::my_plan(&mut conn, auth.partner_id).await?))

@@ -1,12 +1,13 @@
 //! Per-user prices set by the partner (User Detail, API Price).
 
-use axum::{Router, extract::State, routing::get};
+use axum::extract::State;
 use domain::{
     audit::Actor,
     pricing::{self, Price, UserPriceChange},
     tenancy,
 };
 use serde::{Deserialize, Serialize};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
@@ -15,10 +16,10 @@ use crate::{
     extract::{Json, Path},
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/partner/users/{id}/prices", get(user_prices).put(set_user_prices))
-        .route("/superadmin/clients/{id}/users/{user_id}/prices", get(client_user_prices).put(set_client_user_prices))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(user_prices, set_user_prices))
+        .routes(routes!(client_user_prices, set_client_user_prices))
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -30,7 +31,7 @@ pub struct UserPriceList {
 
 /// The API Price tab: every visible API with the user's price, the partner's price and the
 /// price that applies. Another partner's user: 404.
-#[utoipa::path(get, path = "/api/v1/partner/users/{id}/prices", tag = "pricing", params(("id" = i64, Path)),
+#[utoipa::path(get, path = "/partner/users/{id}/prices", tag = "pricing", params(("id" = i64, Path)),
     responses((status = 200, body = UserPriceList), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn user_prices(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>) -> ApiResult<Json<UserPriceList>> {
     list(&state, auth.partner_id, user_id).await
@@ -63,14 +64,14 @@ pub struct UserPricesSaved {
 
 /// Saves changed per-user prices, all or none: a negative price or an unknown service refuses
 /// the whole list (422). Another partner's user: 404.
-#[utoipa::path(put, path = "/api/v1/partner/users/{id}/prices", tag = "pricing", params(("id" = i64, Path)), request_body = UserPricesRequest,
+#[utoipa::path(put, path = "/partner/users/{id}/prices", tag = "pricing", params(("id" = i64, Path)), request_body = UserPricesRequest,
     responses((status = 200, body = UserPricesSaved), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn set_user_prices(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Json(req): Json<UserPricesRequest>) -> ApiResult<Json<UserPricesSaved>> {
     save(&state, auth.partner_id, user_id, &req.prices, Actor::partner(auth.partner_id)).await
 }
 
 /// The API Price tab of a client's user (super admin, client details, Users).
-#[utoipa::path(get, path = "/api/v1/superadmin/clients/{id}/users/{user_id}/prices", tag = "pricing",
+#[utoipa::path(get, path = "/superadmin/clients/{id}/users/{user_id}/prices", tag = "pricing",
     params(("id" = i64, Path), ("user_id" = i64, Path)),
     responses((status = 200, body = UserPriceList), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn client_user_prices(_auth: SuperAdminAuth, State(state): State<AppState>, Path((partner_id, user_id)): Path<(i64, i64)>) -> ApiResult<Json<UserPriceList>> {
@@ -78,7 +79,7 @@ pub async fn client_user_prices(_auth: SuperAdminAuth, State(state): State<AppSt
 }
 
 /// The super admin acting for a client on one of its users' prices.
-#[utoipa::path(put, path = "/api/v1/superadmin/clients/{id}/users/{user_id}/prices", tag = "pricing",
+#[utoipa::path(put, path = "/superadmin/clients/{id}/users/{user_id}/prices", tag = "pricing",
     params(("id" = i64, Path), ("user_id" = i64, Path)), request_body = UserPricesRequest,
     responses((status = 200, body = UserPricesSaved), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn set_client_user_prices(

@@ -1,12 +1,14 @@
 //! Public endpoints of the landing page: the contact form.
 
-use axum::{Router, extract::State, http::StatusCode, routing::post};
+use axum::{extract::State, http::StatusCode};
 use serde::{Deserialize, Serialize};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{AppState, error::ApiResult, extract::Json};
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/public/contact", post(contact))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(contact))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -27,7 +29,7 @@ pub struct Accepted {
 }
 
 /// Sends the landing page's contact form to the provider's address (a `send_mail` job).
-#[utoipa::path(post, path = "/api/v1/public/contact", tag = "public", request_body = ContactRequest,
+#[utoipa::path(post, path = "/public/contact", tag = "public", request_body = ContactRequest,
     responses((status = 202, body = Accepted), (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 pub async fn contact(_: crate::ratelimit::ContactLimit, State(state): State<AppState>, Json(req): Json<ContactRequest>) -> ApiResult<(StatusCode, Json<Accepted>)> {
     let form = domain::contact::ContactForm::parse(&req.name, &req.email, &req.mobile, &req.message)?;

@@ -1,11 +1,12 @@
 //! The settings the gateway honours: the partner's My Account settings and the super admin's
 //! per-client settings.
 
-use axum::{Router, extract::State, routing::get};
+use axum::extract::State;
 use domain::{
     audit::Actor,
     settings::{self, ClientSettings, ClientSettingsPatch, PartnerSettings, PartnerSettingsPatch},
 };
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
@@ -14,14 +15,14 @@ use crate::{
     extract::{Json, Path},
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/partner/settings", get(partner_get).patch(partner_patch))
-        .route("/superadmin/clients/{id}/settings", get(client_get).patch(client_patch))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(partner_get, partner_patch))
+        .routes(routes!(client_get, client_patch))
 }
 
 /// Server Security, Landing page and the documentation link.
-#[utoipa::path(get, path = "/api/v1/partner/settings", tag = "settings", responses((status = 200, body = PartnerSettings)))]
+#[utoipa::path(get, path = "/partner/settings", tag = "settings", responses((status = 200, body = PartnerSettings)))]
 pub async fn partner_get(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<PartnerSettings>> {
     let mut conn = state.pool.acquire().await?;
     Ok(Json(settings::partner(&mut conn, auth.partner_id).await?))
@@ -29,7 +30,7 @@ pub async fn partner_get(auth: PartnerAuth, State(state): State<AppState>) -> Ap
 
 /// Sets the fields given. The documentation link must be an https URL ('Invalid URL'); an
 /// empty one clears it.
-#[utoipa::path(patch, path = "/api/v1/partner/settings", tag = "settings", request_body = PartnerSettingsPatch,
+#[utoipa::path(patch, path = "/partner/settings", tag = "settings", request_body = PartnerSettingsPatch,
     responses((status = 200, body = PartnerSettings), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn partner_patch(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<PartnerSettingsPatch>) -> ApiResult<Json<PartnerSettings>> {
     let mut tx = state.pool.begin().await?;
@@ -39,7 +40,7 @@ pub async fn partner_patch(auth: PartnerAuth, State(state): State<AppState>, Jso
 }
 
 /// A client's settings on the client-details screen.
-#[utoipa::path(get, path = "/api/v1/superadmin/clients/{id}/settings", tag = "settings", params(("id" = i64, Path)),
+#[utoipa::path(get, path = "/superadmin/clients/{id}/settings", tag = "settings", params(("id" = i64, Path)),
     responses((status = 200, body = ClientSettings), (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn client_get(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>) -> ApiResult<Json<ClientSettings>> {
     let mut conn = state.pool.acquire().await?;
@@ -48,7 +49,7 @@ pub async fn client_get(_auth: SuperAdminAuth, State(state): State<AppState>, Pa
 
 /// Sets the fields given. `base_url` must be an http(s) URL and is required to turn
 /// `base_url_active` on; `is_active: false` refuses the client's sign-in and sessions at once.
-#[utoipa::path(patch, path = "/api/v1/superadmin/clients/{id}/settings", tag = "settings", params(("id" = i64, Path)), request_body = ClientSettingsPatch,
+#[utoipa::path(patch, path = "/superadmin/clients/{id}/settings", tag = "settings", params(("id" = i64, Path)), request_body = ClientSettingsPatch,
     responses((status = 200, body = ClientSettings), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn client_patch(auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Json(req): Json<ClientSettingsPatch>) -> ApiResult<Json<ClientSettings>> {
     let mut tx = state.pool.begin().await?;

@@ -5,15 +5,17 @@
 
 use std::collections::BTreeMap;
 
-use axum::{Router, extract::State, routing::post};
+use axum::extract::State;
 use chrono::{DateTime, Utc};
 use domain::storage::{UPLOAD_LINK_TTL, UploadPlan, UploadPurpose};
 use serde::{Deserialize, Serialize};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{AppState, auth::PartnerAuth, error::ApiResult, extract::Json};
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/uploads", post(create))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -49,7 +51,7 @@ pub struct UploadLink {
 /// Signs an upload link, valid 15 minutes. Logo and QR: png/jpg/jpeg under 1 MB; favicon:
 /// png/jpg/jpeg under 10 KB; statement: PDF under 10 MB. 413 too large (with the spec's
 /// message), 422 wrong type or no file.
-#[utoipa::path(post, path = "/api/v1/uploads", tag = "uploads", security(("bearer" = [])), request_body = UploadRequest,
+#[utoipa::path(post, path = "/uploads", tag = "uploads", security(("bearer" = [])), request_body = UploadRequest,
     responses((status = 200, body = UploadLink), (status = 401, body = crate::error::ErrorBody),
               (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn create(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<UploadRequest>) -> ApiResult<Json<UploadLink>> {

@@ -1,14 +1,15 @@
 //! A partner's end users (User Accounts, User Detail, Add User Manually, Settings) and the
 //! partner dashboard tiles. The partner id always comes from the session.
 
-use axum::{Router, extract::State, http::StatusCode, routing::get};
+use axum::{extract::State, http::StatusCode};
 use domain::{
     audit::Actor,
-    mail::Email,
-    paging::{Page, PageRequest},
+    mail::{Mail, SendMail},
+    paging::{Page, PageParams},
     users::{self, NewUser, User},
 };
 use serde::{Deserialize, Serialize};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
@@ -17,11 +18,11 @@ use crate::{
     extract::{Json, Path, Query},
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/partner/dashboard", get(dashboard))
-        .route("/partner/users", get(list).post(create))
-        .route("/partner/users/{id}", get(one).patch(update))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(dashboard))
+        .routes(routes!(list, create))
+        .routes(routes!(one, update))
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -31,7 +32,7 @@ pub struct DashboardCounts {
 }
 
 /// The two dashboard tiles: the partner's users and their API transactions.
-#[utoipa::path(get, path = "/api/v1/partner/dashboard", tag = "users", responses((status = 200, body = DashboardCounts)))]
+#[utoipa::path(get, path = "/partner/dashboard", tag = "users", responses((status = 200, body = DashboardCounts)))]
 pub async fn dashboard(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<DashboardCounts>> {
     let mut conn = state.pool.acquire().await?;
     let (users, transactions) = users::partner_counts(&mut conn, auth.partner_id).await?;
@@ -41,22 +42,20 @@ pub async fn dashboard(auth: PartnerAuth, State(state): State<AppState>) -> ApiR
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct UsersQuery {
-    pub page: Option<i64>,
-    pub per_page: Option<i64>,
     /// Matches name, e-mail, phone or user id.
     pub q: Option<String>,
 }
 
 /// The partner's users, newest first.
-#[utoipa::path(get, path = "/api/v1/partner/users", tag = "users", params(UsersQuery), responses((status = 200, body = Page<User>)))]
-pub async fn list(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<UsersQuery>) -> ApiResult<Json<Page<User>>> {
+#[utoipa::path(get, path = "/partner/users", tag = "users", params(UsersQuery, PageParams), responses((status = 200, body = Page<User>)))]
+pub async fn list(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<UsersQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<User>>> {
     let mut conn = state.pool.acquire().await?;
-    let page = PageRequest::new(q.page, q.per_page, domain::paging::DEFAULT_PER_PAGE);
+    let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
     Ok(Json(users::list(&mut conn, auth.partner_id, &users::Filter { search: q.q }, page).await?))
 }
 
 /// One user with the address lines. Another partner's user: 404.
-#[utoipa::path(get, path = "/api/v1/partner/users/{id}", tag = "users", params(("id" = i64, Path)),
+#[utoipa::path(get, path = "/partner/users/{id}", tag = "users", params(("id" = i64, Path)),
     responses((status = 200, body = User), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn one(auth: PartnerAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<User>> {
     let mut conn = state.pool.acquire().await?;
@@ -86,7 +85,7 @@ pub struct Created {
 
 /// Add User Manually: creates the user with its two wallets and mails the user (a job in the
 /// same transaction). 409 when the e-mail is taken among the partner's users.
-#[utoipa::path(post, path = "/api/v1/partner/users", tag = "users", request_body = CreateUser,
+#[utoipa::path(post, path = "/partner/users", tag = "users", request_body = CreateUser,
     responses((status = 201, body = Created), (status = 409, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn create(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<CreateUser>) -> ApiResult<(StatusCode, Json<Created>)> {
     let new = NewUser::parse(&req.first_name, &req.last_name, &req.email, &req.phone_number, &req.password, req.full_access)?;
@@ -94,12 +93,9 @@ pub async fn create(auth: PartnerAuth, State(state): State<AppState>, Json(req):
     let hash = domain::crypto::hash_password_pooled(&new.password).await.map_err(crate::error::ApiError::internal)?;
     let mut tx = state.pool.begin().await?;
     let id = users::create(&mut tx, auth.partner_id, &new, &hash).await?;
-    let text = format!(
-        "Hello {},\n\nAn account has been created for you (user id {id}). Sign in with this e-mail address and the password your administrator gave you.\n",
-        new.first_name
-    );
     // From the partner's own mail server when it set one up: the user is the partner's customer.
-    let job_id = jobs::enqueue(&mut tx, &jobs::SendMail::for_partner(Email::new(&new.email, "Your account has been created", text), auth.partner_id)).await?;
+    let mail = SendMail::of(Mail::AccountCreated { partner_id: auth.partner_id, user_id: id }).via_partner(auth.partner_id);
+    let job_id = jobs::enqueue(&mut tx, &mail).await?;
     domain::job_owners::record(&mut tx, &job_id, auth.partner_id).await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(Created { id })))
@@ -113,7 +109,7 @@ pub struct UpdateUser {
 }
 
 /// Settings tab: Plan Status (is_active) and Access Control (full_access).
-#[utoipa::path(patch, path = "/api/v1/partner/users/{id}", tag = "users", params(("id" = i64, Path)), request_body = UpdateUser,
+#[utoipa::path(patch, path = "/partner/users/{id}", tag = "users", params(("id" = i64, Path)), request_body = UpdateUser,
     responses((status = 200, body = User), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn update(auth: PartnerAuth, State(state): State<AppState>, Path(id): Path<i64>, Json(req): Json<UpdateUser>) -> ApiResult<Json<User>> {
     let mut tx = state.pool.begin().await?;

@@ -4,14 +4,7 @@
 
 use std::time::Instant;
 
-use axum::{
-    Router,
-    body::Bytes,
-    extract::State,
-    http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header},
-    response::{IntoResponse, Response},
-    routing::{get, post},
-};
+use axum::{body::Bytes, extract::State, http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header}, response::{IntoResponse, Response}};
 use domain::{
     gateway::{self, Call, Caller, Offer, hits::Hit},
     wallets::{
@@ -19,6 +12,7 @@ use domain::{
         charge::{CallLog, Charge, Outcome, Settle},
     },
 };
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
@@ -27,8 +21,10 @@ use crate::{
     extract::{Json, Path},
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/verify", get(offers)).route("/verify/{service}", post(call))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(offers))
+        .routes(routes!(call))
 }
 
 fn api_key(headers: &HeaderMap) -> &str {
@@ -36,7 +32,7 @@ fn api_key(headers: &HeaderMap) -> &str {
 }
 
 /// The services this API key may call, with the user's price and the required fields.
-#[utoipa::path(get, path = "/api/v1/verify", tag = "gateway", security(("api_key" = [])),
+#[utoipa::path(get, path = "/verify", tag = "gateway", security(("api_key" = [])),
     responses((status = 200, body = Vec<Offer>), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
 pub async fn offers(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap) -> ApiResult<Json<Vec<Offer>>> {
     let mut conn = state.pool.acquire().await?;
@@ -49,7 +45,7 @@ pub async fn offers(State(state): State<AppState>, ClientIp(ip): ClientIp, heade
 /// answer is the upstream's body (or the catalogue's sample for a sandbox call) with
 /// `X-Transaction-Id` and `X-Charged-Paise`. Only a 2xx from the upstream is charged: any other
 /// status (502), a timeout (504) or a refused connection (502) refunds both wallets.
-#[utoipa::path(post, path = "/api/v1/verify/{service}", tag = "gateway", security(("api_key" = [])),
+#[utoipa::path(post, path = "/verify/{service}", tag = "gateway", security(("api_key" = [])),
     params(("service" = String, Path, description = "the catalogue's service key")),
     request_body = Object,
     responses((status = 200, description = "the upstream's (or the sample) body"),

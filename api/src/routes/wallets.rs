@@ -2,20 +2,16 @@
 //! wallets) and by partners (their users' wallets), the wallet-transaction lists and the
 //! partner's low-balance alert. The ledger itself is `domain::wallets`.
 
-use axum::{
-    Router,
-    extract::State,
-    http::HeaderMap,
-    routing::{get, post, put},
-};
+use axum::{extract::State, http::HeaderMap};
 use chrono::NaiveDate;
 use domain::{
     audit::Actor,
-    paging::{Page, PageRequest},
+    paging::{Page, PageParams, PageRequest},
     tenancy,
     wallets::{self, Balances, Entry, EntryFilter, EntryType, Movement, Owner, Reason, WalletKind, WalletView},
 };
 use serde::{Deserialize, Serialize};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
@@ -24,21 +20,21 @@ use crate::{
     extract::{Json, Path, Query},
 };
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/partner/wallets", get(partner_wallets))
-        .route("/partner/wallet-entries", get(partner_entries))
-        .route("/partner/wallets/{kind}/alert", put(set_alert))
-        .route("/partner/users/{id}/wallets", get(user_wallets))
-        .route("/partner/users/{id}/wallet-entries", get(user_entries))
-        .route("/partner/users/{id}/wallets/{kind}/entries", post(user_entry))
-        .route("/superadmin/clients/{id}/wallets", get(client_wallets))
-        .route("/superadmin/clients/{id}/wallet-entries", get(client_entries))
-        .route("/superadmin/clients/{id}/wallets/{kind}/entries", post(client_entry))
-        .route("/superadmin/wallet-transactions", get(all_partner_entries))
-        .route("/superadmin/clients/{id}/users/{user_id}/wallets", get(client_user_wallets))
-        .route("/superadmin/clients/{id}/users/{user_id}/wallet-entries", get(client_user_entries))
-        .route("/superadmin/clients/{id}/users/{user_id}/wallets/{kind}/entries", post(client_user_entry))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(partner_wallets))
+        .routes(routes!(partner_entries))
+        .routes(routes!(set_alert))
+        .routes(routes!(user_wallets))
+        .routes(routes!(user_entries))
+        .routes(routes!(user_entry))
+        .routes(routes!(client_wallets))
+        .routes(routes!(client_entries))
+        .routes(routes!(client_entry))
+        .routes(routes!(all_partner_entries))
+        .routes(routes!(client_user_wallets))
+        .routes(routes!(client_user_entries))
+        .routes(routes!(client_user_entry))
 }
 
 /// A credit or a debit. `amount_paise` is a positive whole number of paise (a string of
@@ -131,7 +127,7 @@ async fn move_money(state: &AppState, owner: Owner, kind: WalletKind, req: Parse
         tenancy::partner_exists(&mut tx, p).await?;
     }
     let wallet_id = wallets::wallet_id(&mut tx, owner, kind).await?;
-    let moved = jobs::wallets::apply(
+    let moved = domain::wallets::apply(
         &mut tx,
         &Movement {
             wallet_id,
@@ -152,8 +148,6 @@ async fn move_money(state: &AppState, owner: Owner, kind: WalletKind, req: Parse
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct EntriesQuery {
-    pub page: Option<i64>,
-    pub per_page: Option<i64>,
     /// `api` or `product`; both when left out.
     pub kind: Option<WalletKind>,
     /// `credit` or `debit`.
@@ -169,10 +163,10 @@ pub struct EntriesQuery {
 }
 
 impl EntriesQuery {
-    fn split(&self) -> (EntryFilter, PageRequest) {
+    fn split(&self, paging: PageParams) -> (EntryFilter, PageRequest) {
         (
             EntryFilter { kind: self.kind, entry_type: self.entry_type, from: self.from, to: self.to },
-            PageRequest::new(self.page, self.per_page, domain::paging::DEFAULT_PER_PAGE),
+            paging.with_default(domain::paging::DEFAULT_PER_PAGE),
         )
     }
 }
@@ -182,7 +176,7 @@ fn kind_of(s: &str) -> ApiResult<WalletKind> {
 }
 
 /// The signed-in partner's API and product wallets (the top bar).
-#[utoipa::path(get, path = "/api/v1/partner/wallets", tag = "wallets", security(("bearer" = [])),
+#[utoipa::path(get, path = "/partner/wallets", tag = "wallets", security(("bearer" = [])),
     responses((status = 200, body = Balances), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
 pub async fn partner_wallets(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<Balances>> {
     let mut conn = state.pool.acquire().await?;
@@ -191,10 +185,10 @@ pub async fn partner_wallets(auth: PartnerAuth, State(state): State<AppState>) -
 
 /// The partner's own wallet transactions (My Transactions, Wallet transactions): date, type,
 /// amount, balance.
-#[utoipa::path(get, path = "/api/v1/partner/wallet-entries", tag = "wallets", params(EntriesQuery),
+#[utoipa::path(get, path = "/partner/wallet-entries", tag = "wallets", params(EntriesQuery, PageParams),
     responses((status = 200, body = Page<Entry>), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn partner_entries(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<EntriesQuery>) -> ApiResult<Json<Page<Entry>>> {
-    let (f, page) = q.split();
+pub async fn partner_entries(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<EntriesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Entry>>> {
+    let (f, page) = q.split(paging);
     let mut conn = state.pool.acquire().await?;
     Ok(Json(wallets::entries(&mut conn, Owner::Partner(auth.partner_id), &f, page).await?))
 }
@@ -207,7 +201,7 @@ pub struct AlertRequest {
 
 /// Sets the low-balance alert of one of the partner's own wallets. One mail goes out per
 /// downward crossing (not per call); a credit back above the threshold re-arms it.
-#[utoipa::path(put, path = "/api/v1/partner/wallets/{kind}/alert", tag = "wallets",
+#[utoipa::path(put, path = "/partner/wallets/{kind}/alert", tag = "wallets",
     params(("kind" = String, Path, description = "api or product")), request_body = AlertRequest,
     responses((status = 200, body = WalletView), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn set_alert(auth: PartnerAuth, State(state): State<AppState>, Path(kind): Path<String>, Json(req): Json<AlertRequest>) -> ApiResult<Json<WalletView>> {
@@ -219,7 +213,7 @@ pub async fn set_alert(auth: PartnerAuth, State(state): State<AppState>, Path(ki
 }
 
 /// One end user's wallets (User Detail, Credits). Another partner's user: 404.
-#[utoipa::path(get, path = "/api/v1/partner/users/{id}/wallets", tag = "wallets", params(("id" = i64, Path)),
+#[utoipa::path(get, path = "/partner/users/{id}/wallets", tag = "wallets", params(("id" = i64, Path)),
     responses((status = 200, body = Balances), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn user_wallets(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>) -> ApiResult<Json<Balances>> {
     let mut conn = state.pool.acquire().await?;
@@ -228,10 +222,10 @@ pub async fn user_wallets(auth: PartnerAuth, State(state): State<AppState>, Path
 }
 
 /// One end user's wallet transactions, newest first.
-#[utoipa::path(get, path = "/api/v1/partner/users/{id}/wallet-entries", tag = "wallets", params(("id" = i64, Path), EntriesQuery),
+#[utoipa::path(get, path = "/partner/users/{id}/wallet-entries", tag = "wallets", params(("id" = i64, Path), EntriesQuery, PageParams),
     responses((status = 200, body = Page<Entry>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn user_entries(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<EntriesQuery>) -> ApiResult<Json<Page<Entry>>> {
-    let (f, page) = q.split();
+pub async fn user_entries(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<EntriesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Entry>>> {
+    let (f, page) = q.split(paging);
     let mut conn = state.pool.acquire().await?;
     tenancy::user_of_partner(&mut conn, auth.partner_id, user_id).await?;
     Ok(Json(wallets::entries(&mut conn, Owner::User { partner_id: auth.partner_id, user_id }, &f, page).await?))
@@ -239,7 +233,7 @@ pub async fn user_entries(auth: PartnerAuth, State(state): State<AppState>, Path
 
 /// Add Credits / Deduct Credits on an end user's wallet. 402 for a debit beyond the balance
 /// (nothing is written); 404 for another partner's user (nothing moves).
-#[utoipa::path(post, path = "/api/v1/partner/users/{id}/wallets/{kind}/entries", tag = "wallets",
+#[utoipa::path(post, path = "/partner/users/{id}/wallets/{kind}/entries", tag = "wallets",
     params(("id" = i64, Path), ("kind" = String, Path, description = "api or product"),
            ("Idempotency-Key" = Option<String>, Header, description = "alternative to idempotency_key in the body")),
     request_body = EntryRequest,
@@ -258,7 +252,7 @@ pub async fn user_entry(
 }
 
 /// A client's (partner's) wallets (client details, Credits).
-#[utoipa::path(get, path = "/api/v1/superadmin/clients/{id}/wallets", tag = "wallets", params(("id" = i64, Path)),
+#[utoipa::path(get, path = "/superadmin/clients/{id}/wallets", tag = "wallets", params(("id" = i64, Path)),
     responses((status = 200, body = Balances), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn client_wallets(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>) -> ApiResult<Json<Balances>> {
     let mut conn = state.pool.acquire().await?;
@@ -267,17 +261,17 @@ pub async fn client_wallets(_auth: SuperAdminAuth, State(state): State<AppState>
 }
 
 /// A client's wallet transactions (client details, Wallet Transactions).
-#[utoipa::path(get, path = "/api/v1/superadmin/clients/{id}/wallet-entries", tag = "wallets", params(("id" = i64, Path), EntriesQuery),
+#[utoipa::path(get, path = "/superadmin/clients/{id}/wallet-entries", tag = "wallets", params(("id" = i64, Path), EntriesQuery, PageParams),
     responses((status = 200, body = Page<Entry>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn client_entries(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Query(q): Query<EntriesQuery>) -> ApiResult<Json<Page<Entry>>> {
-    let (f, page) = q.split();
+pub async fn client_entries(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Query(q): Query<EntriesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Entry>>> {
+    let (f, page) = q.split(paging);
     let mut conn = state.pool.acquire().await?;
     tenancy::partner_exists(&mut conn, partner_id).await?;
     Ok(Json(wallets::entries(&mut conn, Owner::Partner(partner_id), &f, page).await?))
 }
 
 /// Add or deduct credits on a client's API or product wallet.
-#[utoipa::path(post, path = "/api/v1/superadmin/clients/{id}/wallets/{kind}/entries", tag = "wallets",
+#[utoipa::path(post, path = "/superadmin/clients/{id}/wallets/{kind}/entries", tag = "wallets",
     params(("id" = i64, Path), ("kind" = String, Path, description = "api or product"),
            ("Idempotency-Key" = Option<String>, Header, description = "alternative to idempotency_key in the body")),
     request_body = EntryRequest,
@@ -297,16 +291,16 @@ pub async fn client_entry(
 
 /// Every partner wallet's transactions (super admin, Wallet Transactions): date, type, amount,
 /// balance and user id (the partner's id). `user_id` narrows it to one partner.
-#[utoipa::path(get, path = "/api/v1/superadmin/wallet-transactions", tag = "wallets", params(EntriesQuery),
+#[utoipa::path(get, path = "/superadmin/wallet-transactions", tag = "wallets", params(EntriesQuery, PageParams),
     responses((status = 200, body = Page<Entry>), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn all_partner_entries(_auth: SuperAdminAuth, State(state): State<AppState>, Query(q): Query<EntriesQuery>) -> ApiResult<Json<Page<Entry>>> {
-    let (f, page) = q.split();
+pub async fn all_partner_entries(_auth: SuperAdminAuth, State(state): State<AppState>, Query(q): Query<EntriesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Entry>>> {
+    let (f, page) = q.split(paging);
     let mut conn = state.pool.acquire().await?;
     Ok(Json(wallets::partner_entries(&mut conn, q.user_id, &f, page).await?))
 }
 
 /// A client's end user's wallets (client details, Users, View Details, Credits).
-#[utoipa::path(get, path = "/api/v1/superadmin/clients/{id}/users/{user_id}/wallets", tag = "wallets",
+#[utoipa::path(get, path = "/superadmin/clients/{id}/users/{user_id}/wallets", tag = "wallets",
     params(("id" = i64, Path), ("user_id" = i64, Path)),
     responses((status = 200, body = Balances), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn client_user_wallets(_auth: SuperAdminAuth, State(state): State<AppState>, Path((partner_id, user_id)): Path<(i64, i64)>) -> ApiResult<Json<Balances>> {
@@ -316,16 +310,16 @@ pub async fn client_user_wallets(_auth: SuperAdminAuth, State(state): State<AppS
 }
 
 /// A client's end user's wallet transactions.
-#[utoipa::path(get, path = "/api/v1/superadmin/clients/{id}/users/{user_id}/wallet-entries", tag = "wallets",
-    params(("id" = i64, Path), ("user_id" = i64, Path), EntriesQuery),
+#[utoipa::path(get, path = "/superadmin/clients/{id}/users/{user_id}/wallet-entries", tag = "wallets",
+    params(("id" = i64, Path), ("user_id" = i64, Path), EntriesQuery, PageParams),
     responses((status = 200, body = Page<Entry>), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn client_user_entries(
     _auth: SuperAdminAuth,
     State(state): State<AppState>,
     Path((partner_id, user_id)): Path<(i64, i64)>,
-    Query(q): Query<EntriesQuery>,
+    Query(q): Query<EntriesQuery>, Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<Entry>>> {
-    let (f, page) = q.split();
+    let (f, page) = q.split(paging);
     let mut conn = state.pool.acquire().await?;
     tenancy::user_of_partner(&mut conn, partner_id, user_id).await?;
     Ok(Json(wallets::entries(&mut conn, Owner::User { partner_id, user_id }, &f, page).await?))
@@ -333,7 +327,7 @@ pub async fn client_user_entries(
 
 /// The super admin acting for a client on one of its users' wallets (recorded as the super
 /// admin's movement).
-#[utoipa::path(post, path = "/api/v1/superadmin/clients/{id}/users/{user_id}/wallets/{kind}/entries", tag = "wallets",
+#[utoipa::path(post, path = "/superadmin/clients/{id}/users/{user_id}/wallets/{kind}/entries", tag = "wallets",
     params(("id" = i64, Path), ("user_id" = i64, Path), ("kind" = String, Path, description = "api or product"),
            ("Idempotency-Key" = Option<String>, Header, description = "alternative to idempotency_key in the body")),
     request_body = EntryRequest,

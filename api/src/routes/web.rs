@@ -16,7 +16,7 @@ use axum::{
 use tower::ServiceExt;
 use tower_http::services::{ServeDir, ServeFile};
 
-use crate::{AppState, routes::branding};
+use crate::{AppState, links, sites};
 
 pub fn service(dist: &Path) -> MethodRouter<AppState> {
     let index = dist.join("index.html");
@@ -49,8 +49,8 @@ async fn branded_page(state: &AppState, index: &PathBuf, path: &str, headers: &H
     if last.contains('.') && last != "index.html" {
         return None;
     }
-    let sub = branding::requested_subdomain(state, None, headers)?;
-    let site = match branding::site_branding(state, &sub).await {
+    let sub = sites::requested_subdomain(state, None, headers)?;
+    let site = match sites::site_branding(state, &sub).await {
         Ok(Some(site)) => site,
         Ok(None) => return None,
         Err(e) => {
@@ -59,7 +59,7 @@ async fn branded_page(state: &AppState, index: &PathBuf, path: &str, headers: &H
         }
     };
     let html = tokio::fs::read_to_string(index).await.ok()?;
-    let favicon = branding::signed_link(state, site.favicon_key.as_deref()).await;
+    let favicon = links::signed_link(state, site.favicon_key.as_deref()).await;
     let page = inject(&html, &site.title(), favicon.as_deref(), &site.theme_primary, &site.theme());
     // The page differs per Host and its favicon link expires: never cache it as shared.
     Some(([(header::CACHE_CONTROL, "no-cache"), (header::VARY, "Host")], Html(page)).into_response())

@@ -1,5 +1,5 @@
 //! Partners made through the real sign-up and verification endpoints, and the mails the api
-//! enqueued (read from the job queue, so most tests need no running worker).
+//! enqueued (delivered by running the queued jobs in-process, so tests need no live worker).
 
 #![allow(dead_code)]
 
@@ -45,20 +45,11 @@ pub async fn put(app: &TestApp, path: &str, body: &Value, token: Option<&str>) -
     (status, res.json().await.unwrap_or(Value::Null))
 }
 
-/// The `send_mail` payloads enqueued so far, oldest first: `(to, subject, text)`.
+/// The mails the api queued so far, delivered (this runs the due jobs in-process first; the
+/// queue holds no mail text to read): `(to, subject, text)`, oldest first.
 pub async fn queued_mails(app: &TestApp) -> Vec<(String, String, String)> {
-    let rows: Vec<String> =
-        sqlx::query_scalar("SELECT convert_from(job, 'UTF8') FROM apalis.jobs WHERE job_type = 'send_mail' ORDER BY id")
-            .fetch_all(&app.db.pool)
-            .await
-            .unwrap();
-    rows.iter()
-        .map(|r| {
-            let v: Value = serde_json::from_str(r).unwrap();
-            let e = &v["email"];
-            (e["to"].as_str().unwrap().into(), e["subject"].as_str().unwrap().into(), e["text"].as_str().unwrap().into())
-        })
-        .collect()
+    app.run_pending_jobs().await;
+    testkit::outbox_mails(&app.config).into_iter().map(|m| (m.to, m.subject, m.text)).collect()
 }
 
 /// The token of the last link `{PUBLIC_URL}{prefix}{token}` mailed to `to`.

@@ -82,6 +82,14 @@ impl TestApp {
         WorkerHandle { stop: Some(tx), task }
     }
 
+    /// Runs every due job of every kind in this process, through the worker's handlers and
+    /// bookkeeping, until none is due; returns how many ran. Tests use it instead of a live
+    /// worker and a polling timeout.
+    pub async fn run_pending_jobs(&self) -> usize {
+        let ctx = jobs::JobContext::new(self.db.pool.clone(), self.config.clone()).unwrap();
+        jobs::runner::run_pending(&ctx).await.unwrap()
+    }
+
     pub fn superadmin_token(&self) -> String {
         self.state
             .issue_token(Claims { sub: 1, role: Role::Superadmin, user_name: None, subdomain: None, email: Some("root@test".into()), exp: 0, iat: 0, sid: self.superadmin_sid })

@@ -1,5 +1,6 @@
-//! `send_mail` end to end: enqueued by the api (contact form), delivered by a running worker to
-//! the outbox and to a real SMTP server on loopback; retries wait with backoff.
+//! `send_mail` end to end: enqueued by the api (contact form), delivered by the worker's
+//! handlers (run in-process) to the outbox and to a real SMTP server on loopback; retries wait
+//! with backoff.
 
 use std::time::Duration;
 
@@ -21,11 +22,10 @@ async fn contact_form_is_delivered_to_the_outbox() {
     assert_eq!(state["kind"], "send_mail");
     assert_eq!(state["status"], "queued");
 
-    let worker = app.start_worker("outbox-test");
+    app.run_pending_jobs().await;
     let done = app.wait_for_job(&job_id, "done", Duration::from_secs(20)).await;
     assert_eq!(done["attempts"], 1, "{done}");
     assert!(done["finished_at"].is_string());
-    worker.stop().await;
 
     let mails = testkit::outbox(&app.config);
     assert_eq!(mails.len(), 1);
@@ -59,9 +59,8 @@ async fn contact_form_is_delivered_over_smtp() {
     .await;
     let (s, body) = app.post("/api/v1/public/contact", &contact(), None).await;
     assert_eq!(s, 202);
-    let worker = app.start_worker("smtp-test");
+    app.run_pending_jobs().await;
     app.wait_for_job(body["job_id"].as_str().unwrap(), "done", Duration::from_secs(20)).await;
-    worker.stop().await;
     let got = smtp.received();
     assert_eq!(got.len(), 1);
     assert!(got[0].contains("Subject: Contact form: Asha Rao"));
@@ -81,7 +80,7 @@ async fn a_failed_delivery_is_retried_after_a_backoff() {
     .await;
     let (_, body) = app.post("/api/v1/public/contact", &contact(), None).await;
     let job_id = body["job_id"].as_str().unwrap().to_owned();
-    let worker = app.start_worker("retry-test");
+    app.run_pending_jobs().await;
     let failed = app.wait_for_job(&job_id, "retrying", Duration::from_secs(20)).await;
     assert_eq!(failed["attempts"], 1);
     assert!(failed["last_error"].as_str().unwrap_or("").len() > 3, "{failed}");
@@ -93,7 +92,7 @@ async fn a_failed_delivery_is_retried_after_a_backoff() {
         .unwrap();
     assert!(wait > 0.5, "retry not pushed out: {wait}s");
     tokio::time::sleep(Duration::from_millis(500)).await;
+    app.run_pending_jobs().await;
     let (_, still) = app.get(&format!("/api/v1/jobs/{job_id}"), Some(&app.superadmin_token())).await;
     assert_eq!(still["attempts"], 1, "retried before its backoff: {still}");
-    worker.stop().await;
 }

@@ -21,6 +21,7 @@ mod sessions;
 mod sign_in_attempts;
 mod onboarding;
 mod logs;
+mod queue;
 mod partner_smtp;
 mod email_addresses;
 mod upload_content;

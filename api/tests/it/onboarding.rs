@@ -64,10 +64,9 @@ async fn the_wizard_steps_from_plan_to_done() {
     let new_token = b["token"].as_str().unwrap().to_owned();
     let s = step(&app, &p).await;
     assert_eq!((s["onboarding_step"].as_i64(), s["subdomain_status"].as_str()), (Some(4), Some("pending")));
-    let worker = app.start_worker("wizard");
+    app.run_pending_jobs().await;
     let job = app.wait_for_job(&job_id, "done", Duration::from_secs(20)).await;
     assert_eq!(job["kind"], "provision_subdomain");
-    worker.stop().await;
     assert_eq!(step(&app, &p).await["subdomain_status"], "active");
     let provisioned: bool = sqlx::query_scalar("SELECT subdomain_provisioned_at IS NOT NULL FROM partners WHERE id = $1")
         .bind(p.id)
@@ -154,10 +153,9 @@ async fn subdomain_availability_claims_and_409() {
 
     // A change of name frees the old one and re-provisions; a stale job does nothing.
     let (_, r) = put(&app, "/api/v1/partner/subdomain", &json!({"subdomain": "acme-two"}), Some(&a.token)).await;
-    let worker = app.start_worker("subdomains");
+    app.run_pending_jobs().await;
     app.wait_for_job(&first_job, "done", Duration::from_secs(20)).await;
     app.wait_for_job(r["job_id"].as_str().unwrap(), "done", Duration::from_secs(20)).await;
-    worker.stop().await;
     let rows: Vec<(String, String)> = sqlx::query_as("SELECT subdomain::text, subdomain_status FROM partners WHERE id = $1")
         .bind(a.id)
         .fetch_all(&app.db.pool)
@@ -234,9 +232,8 @@ async fn smtp_password_is_sealed_masked_and_used_for_partner_mail() {
         .await
         .unwrap();
     assert!(!payload.contains("sup3r-secret-pw"), "{payload}");
-    let worker = app.start_worker("partner-smtp");
+    app.run_pending_jobs().await;
     app.wait_for_job(&job_id, "done", Duration::from_secs(20)).await;
-    worker.stop().await;
     let got = smtp.received();
     assert_eq!(got.len(), 1);
     assert!(got[0].contains("From: \"Acme KYC Ltd\" <no-reply@acme.test>") || got[0].contains("From: Acme KYC Ltd <no-reply@acme.test>"), "{}", got[0]);

@@ -33,9 +33,8 @@ async fn plan_bulk_update_prices_is_applied_by_a_worker_in_one_go() {
     let job_id = b["job_id"].as_str().unwrap().to_owned();
     // Queued, not applied yet.
     assert_eq!(slab(&app, "standard", "pan_a").await, Some(750));
-    let worker = app.start_worker("bulk-prices");
+    app.run_pending_jobs().await;
     let done = app.wait_for_job(&job_id, "done", Duration::from_secs(30)).await;
-    worker.stop().await;
     assert_eq!(done["kind"], "bulk_update_prices");
     assert_eq!(
         (slab(&app, "standard", "pan_a").await, slab(&app, "standard", "pan_b").await, slab(&app, "standard", "pan_c").await),
@@ -168,9 +167,8 @@ async fn plan_of_a_partner_customised_and_read_only_my_plan() {
     assert_eq!((b_row["amount_paise"].as_i64(), b_row["amount_source"].as_str()), (Some(1500), Some("custom")));
     let (s, q) = put(&app, &path, &json!({"prices": [{"service": "pan_a", "price_paise": 500}, {"service": "pan_b", "price_paise": 1400, "status": false}]}), Some(&admin)).await;
     assert_eq!(s, 202);
-    let worker = app.start_worker("custom-prices");
+    app.run_pending_jobs().await;
     app.wait_for_job(q["job_id"].as_str().unwrap(), "done", Duration::from_secs(30)).await;
-    worker.stop().await;
     let (_, list) = app.get(&format!("{path}?category=IDENTITY"), Some(&admin)).await;
     assert_eq!((list["total"].as_i64(), list["per_page"].as_i64()), (Some(2), Some(10)));
     assert_eq!(list["categories"], json!(["identity"]));

@@ -42,9 +42,8 @@ async fn partner_creates_lists_and_updates_its_users() {
     assert_eq!((s, d["users"].as_i64()), (200, Some(1)));
 
     // The account-created mail goes out through the queue.
-    let worker = app.start_worker("users-test");
+    app.run_pending_jobs().await;
     let mail = testkit::eventually(Duration::from_secs(20), || async { testkit::outbox(&app.config).into_iter().next() }).await;
-    worker.stop().await;
     assert!(mail.expect("account mail").contains("Subject: Your account has been created"));
 }
 

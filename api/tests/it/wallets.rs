@@ -79,7 +79,7 @@ async fn wallet_200_concurrent_debits_never_overspend() {
                     idempotency_key: None,
                     actor: Actor::user(u),
                 };
-                match jobs::wallets::apply(&mut tx, &m).await {
+                match domain::wallets::apply(&mut tx, &m).await {
                     Ok(moved) => {
                         assert!(moved.balance_paise >= 0);
                         tx.commit().await.unwrap();
@@ -260,11 +260,10 @@ async fn wallet_low_balance_alert_mails_once_per_crossing() {
 
     let jobs: Vec<String> = sqlx::query_scalar("SELECT id FROM apalis.jobs WHERE job_type = 'send_mail' ORDER BY id").fetch_all(&app.db.pool).await.unwrap();
     assert_eq!(jobs.len(), 2, "one mail per crossing");
-    let worker = app.start_worker("low-balance");
+    app.run_pending_jobs().await;
     for id in &jobs {
         app.wait_for_job(id, "done", Duration::from_secs(30)).await;
     }
-    worker.stop().await;
     let mails = testkit::outbox(&app.config);
     assert_eq!(mails.len(), 2);
     for m in &mails {

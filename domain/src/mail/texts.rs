@@ -1,0 +1,66 @@
+//! The texts of the platform's mails, built at send time by the `send_mail` job (see
+//! [`super::SendMail`]): the links in them exist only in the mail, never in the job queue.
+
+use super::Email;
+
+/// The sign-up mail with the e-mail verification link (valid 24 hours).
+pub fn verify_email(to: &str, first_name: &str, public_url: &str, token: &str) -> Email {
+    let link = format!("{public_url}/verify-email/{token}");
+    Email::new(
+        to,
+        "Verify your email address",
+        format!(
+            "Hello {first_name},\n\nThank you for signing up for whitelabel. Please verify your email address by opening this link \
+             (it is valid for 24 hours):\n\n{link}\n\nIf you did not sign up, you can ignore this email.\n"
+        ),
+    )
+}
+
+/// Forgot password: the reset link (valid 1 hour, one use).
+pub fn reset_password(to: &str, first_name: &str, user_name: &str, public_url: &str, token: &str) -> Email {
+    let link = format!("{public_url}/reset-password-admin/{token}");
+    Email::new(
+        to,
+        "Reset your password",
+        format!(
+            "Hello {first_name},\n\nWe received a request to reset the password of your account {user_name}. Open this link to set a new \
+             password (it is valid for 1 hour and works once):\n\n{link}\n\nIf you did not ask for this, you can ignore this email.\n"
+        ),
+    )
+}
+
+/// Add User Manually: the new end user learns it has an account (never its password).
+pub fn account_created(to: &str, first_name: &str, user_id: i64) -> Email {
+    Email::new(
+        to,
+        "Your account has been created",
+        format!(
+            "Hello {first_name},\n\nAn account has been created for you (user id {user_id}). Sign in with this e-mail address and the password your administrator gave you.\n"
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The texts as the handlers wrote them before they moved here, byte for byte.
+    #[test]
+    fn texts_are_the_old_handlers() {
+        let v = verify_email("a@b.in", "Asha", "http://x", "TOK");
+        assert_eq!(v.subject, "Verify your email address");
+        assert_eq!(
+            v.text,
+            "Hello Asha,\n\nThank you for signing up for whitelabel. Please verify your email address by opening this link (it is valid for 24 hours):\n\nhttp://x/verify-email/TOK\n\nIf you did not sign up, you can ignore this email.\n"
+        );
+        let r = reset_password("a@b.in", "Asha", "asha_r", "http://x", "TOK");
+        assert_eq!(r.subject, "Reset your password");
+        assert_eq!(
+            r.text,
+            "Hello Asha,\n\nWe received a request to reset the password of your account asha_r. Open this link to set a new password (it is valid for 1 hour and works once):\n\nhttp://x/reset-password-admin/TOK\n\nIf you did not ask for this, you can ignore this email.\n"
+        );
+        let c = account_created("m@e.in", "Meera", 12);
+        assert_eq!((c.to.as_str(), c.subject.as_str()), ("m@e.in", "Your account has been created"));
+        assert_eq!(c.text, "Hello Meera,\n\nAn account has been created for you (user id 12). Sign in with this e-mail address and the password your administrator gave you.\n");
+    }
+}

@@ -1,0 +1,80 @@
+//! The job queue's insert (table `apalis.jobs`, apalis-postgres). It lives in `domain` so that
+//! a domain operation can queue its own side effect in the same transaction as its write
+//! (`wallets::apply` queues the low-balance mail this way): no caller can do the one without
+//! the other. The `jobs` crate's payload types implement [`Task`] and its `enqueue` helpers
+//! are typed wrappers over [`push`]; the handlers and the runner stay in `jobs`.
+//!
+//! Payloads carry ids and small values, never a secret: finished jobs stay in the table (and
+//! in backups) until they are pruned, so whatever a payload holds is readable by anyone who
+//! can read the database.
+
+use apalis::prelude::{TaskBuilder, TaskId};
+use serde::Serialize;
+use sqlx::{Connection, PgConnection};
+
+use crate::{Error, Result};
+
+/// A kind of job, as the queue stores it.
+pub trait Task: Serialize {
+    /// The queue name in `apalis.jobs.job_type`, and the `kind` the job-state endpoint shows.
+    const KIND: &'static str;
+    const MAX_ATTEMPTS: usize = 8;
+}
+
+/// Queues `task` on `conn` and returns its id (a ULID: sortable by enqueue time). Pass the
+/// caller's transaction to commit the job with the write that needs it.
+///
+/// With `key`, a job of the same kind with the same key that exists already wins: `Ok(None)`.
+/// Without a key this is one statement, one round trip: the ledger's hot path queues through it.
+pub async fn push<T: Task>(conn: &mut PgConnection, task: &T, key: Option<&str>) -> Result<Option<String>> {
+    let id = ulid::Ulid::generate().to_string();
+    let bytes = serde_json::to_vec(task).map_err(|e| Error::Other(anyhow::anyhow!("encoding a {} job: {e}", T::KIND)))?;
+    let mut builder = TaskBuilder::new(bytes).task_id(TaskId::from(id.clone())).max_attempts(T::MAX_ATTEMPTS);
+    let Some(k) = key else {
+        insert(conn, T::KIND, builder).await?;
+        return Ok(Some(id));
+    };
+    builder = builder.idempotency_key(k);
+    // A savepoint inside the caller's transaction (sqlx tracks the depth), so a duplicate key
+    // does not abort the caller's work; on a bare connection it is its own transaction.
+    let mut tx = conn.begin().await?;
+    match insert(&mut tx, T::KIND, builder).await {
+        Ok(()) => {
+            tx.commit().await?;
+            Ok(Some(id))
+        }
+        Err(Error::Db(sqlx::Error::Database(d))) if d.is_unique_violation() => {
+            tx.rollback().await?;
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+async fn insert(conn: &mut PgConnection, kind: &str, builder: TaskBuilder<Vec<u8>>) -> Result<()> {
+    apalis_postgres::queries::push_tasks(conn, kind, vec![builder.build()]).await.map_err(|e| match e {
+        apalis_postgres::Error::Database(e) => Error::Db(e),
+        other => Error::Other(anyhow::anyhow!("job queue: {other}")),
+    })
+}
+
+/// Deletes the jobs that finished (done, or failed with no attempt left) more than `retention`
+/// ago, with their owner rows, and returns how many it deleted. Queued, running and retrying
+/// jobs stay, however old.
+pub async fn prune(conn: &mut PgConnection, retention: std::time::Duration) -> Result<u64> {
+    let n: i64 = sqlx::query_scalar(
+        "WITH gone AS (
+             DELETE FROM apalis.jobs
+              WHERE (status IN ('Done', 'Killed') OR (status = 'Failed' AND attempts >= max_attempts))
+                AND done_at < now() - $1 * interval '1 second'
+          RETURNING id
+         ), owners AS (
+             DELETE FROM job_owners WHERE job_id IN (SELECT id FROM gone)
+         )
+         SELECT count(*) FROM gone",
+    )
+    .bind(retention.as_secs_f64())
+    .fetch_one(conn)
+    .await?;
+    Ok(n as u64)
+}

@@ -1,0 +1,27 @@
+//! `prune_jobs`: periodic (hourly). Deletes finished jobs older than `JOB_RETENTION_HOURS`, so
+//! the queue table does not grow forever; a finished job's state stays readable
+//! (`GET /api/v1/jobs/{id}`) for that long.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Job, JobContext, Task};
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct PruneJobs {
+    /// The period this run stands for (RFC 3339); it is also the idempotency key.
+    pub period: String,
+}
+
+impl Task for PruneJobs {
+    const KIND: &'static str = "prune_jobs";
+    const MAX_ATTEMPTS: usize = 3;
+}
+
+impl Job for PruneJobs {
+    async fn run(self, ctx: &JobContext) -> anyhow::Result<()> {
+        let mut conn = ctx.pool.acquire().await?;
+        let pruned = domain::queue::prune(&mut conn, ctx.config.job_retention).await?;
+        tracing::info!(pruned, period = %self.period, "finished jobs pruned");
+        Ok(())
+    }
+}
