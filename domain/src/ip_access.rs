@@ -7,7 +7,7 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
-use sqlx::PgConnection;
+use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Error, Result,
@@ -175,29 +175,25 @@ pub async fn remove(conn: &mut PgConnection, partner_id: i64, list: List, id: i6
 
 /// The partner's entries, newest first (by last update), narrowed by the filter.
 pub async fn list(conn: &mut PgConnection, partner_id: i64, list: List, f: &Filter, page: PageRequest) -> Result<Page<IpEntry>> {
-    let where_ = "partner_id = $1 AND ($2::bigint IS NULL OR user_id = $2) AND ($3::inet IS NULL OR ip = $3::inet)
-                  AND ($4::date IS NULL OR (updated_at AT TIME ZONE 'UTC')::date = $4)";
-    let table = list.table();
     let ip = f.ip.map(|ip| ip.to_string());
-    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM {table} WHERE {where_}")))
-        .bind(partner_id)
-        .bind(f.user_id)
-        .bind(&ip)
-        .bind(f.date)
-        .fetch_one(&mut *conn)
-        .await?;
-    let items = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM {table} WHERE {where_} ORDER BY updated_at DESC, id DESC LIMIT $5 OFFSET $6"
-    )))
-    .bind(partner_id)
-    .bind(f.user_id)
-    .bind(&ip)
-    .bind(f.date)
-    .bind(page.limit())
-    .bind(page.offset())
-    .fetch_all(&mut *conn)
-    .await?;
-    Ok(Page::new(items, total, page))
+    crate::paging::List {
+        columns: COLUMNS,
+        rows: |q: &mut QueryBuilder<Postgres>| {
+            q.push("FROM ").push(list.table()).push(" WHERE partner_id = ").push_bind(partner_id);
+            if let Some(user_id) = f.user_id {
+                q.push(" AND user_id = ").push_bind(user_id);
+            }
+            if let Some(ip) = &ip {
+                q.push(" AND ip = ").push_bind(ip.clone()).push("::inet");
+            }
+            if let Some(date) = f.date {
+                q.push(" AND (updated_at AT TIME ZONE 'UTC')::date = ").push_bind(date);
+            }
+        },
+        order_by: "updated_at DESC, id DESC",
+    }
+    .fetch(conn, page)
+    .await
 }
 
 async fn record(conn: &mut PgConnection, actor: Actor, list: List, verb: &str, partner_id: i64, e: &IpEntry) -> Result<()> {
