@@ -159,6 +159,15 @@ impl FromRequestParts<AppState> for SessionAuth {
 pub struct PartnerAuth {
     pub partner_id: i64,
     pub claims: Claims,
+    /// The request's client address, for the audit log.
+    pub ip: std::net::IpAddr,
+}
+
+impl PartnerAuth {
+    /// The partner as the audit log names it, with the request's client address.
+    pub fn actor(&self) -> domain::audit::Actor {
+        domain::audit::Actor::partner(self.partner_id).from_ip(self.ip)
+    }
 }
 
 impl FromRequestParts<AppState> for PartnerAuth {
@@ -168,19 +177,20 @@ impl FromRequestParts<AppState> for PartnerAuth {
         if c.role != Role::Partner {
             return Err(ApiError::forbidden("This needs a partner sign-in"));
         }
-        active_partner(state, c).await
+        let ip = crate::client_ip::client_ip(parts, &state.config.trusted_proxies);
+        active_partner(state, c, ip).await
     }
 }
 
 /// A partner token's account must still be active: deactivation ends the sessions too, but
 /// another api process may believe one for `SESSION_CACHE_TTL` more, and money moves on these
 /// requests (a primary-key lookup).
-async fn active_partner(state: &AppState, c: Claims) -> Result<PartnerAuth, ApiError> {
+async fn active_partner(state: &AppState, c: Claims, ip: std::net::IpAddr) -> Result<PartnerAuth, ApiError> {
     let active = domain::partners::is_active(&mut *state.pool.acquire().await?, c.sub).await?;
     match active {
         None => Err(ApiError::unauthorized(EXPIRED)),
         Some(false) => Err(ApiError::forbidden("Your account is inactive. Please contact support.")),
-        Some(true) => Ok(PartnerAuth { partner_id: c.sub, claims: c }),
+        Some(true) => Ok(PartnerAuth { partner_id: c.sub, claims: c, ip }),
     }
 }
 
@@ -189,6 +199,15 @@ async fn active_partner(state: &AppState, c: Claims) -> Result<PartnerAuth, ApiE
 pub struct SuperAdminAuth {
     pub admin_id: i64,
     pub claims: Claims,
+    /// The request's client address, for the audit log.
+    pub ip: std::net::IpAddr,
+}
+
+impl SuperAdminAuth {
+    /// The super admin as the audit log names it, with the request's client address.
+    pub fn actor(&self) -> domain::audit::Actor {
+        domain::audit::Actor::superadmin(self.admin_id).from_ip(self.ip)
+    }
 }
 
 impl FromRequestParts<AppState> for SuperAdminAuth {
@@ -198,7 +217,7 @@ impl FromRequestParts<AppState> for SuperAdminAuth {
         if c.role != Role::Superadmin {
             return Err(ApiError::forbidden("This needs a super-admin sign-in"));
         }
-        Ok(Self { admin_id: c.sub, claims: c })
+        Ok(Self { admin_id: c.sub, claims: c, ip: crate::client_ip::client_ip(parts, &state.config.trusted_proxies) })
     }
 }
 
@@ -214,7 +233,7 @@ impl FromRequestParts<AppState> for AnyAuth {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let c = claims(parts, state).await?;
         Ok(match c.role {
-            Role::Partner => AnyAuth::Partner(active_partner(state, c).await?.partner_id),
+            Role::Partner => AnyAuth::Partner(active_partner(state, c, crate::client_ip::client_ip(parts, &state.config.trusted_proxies)).await?.partner_id),
             Role::Superadmin => AnyAuth::SuperAdmin(c.sub),
         })
     }

@@ -12,3 +12,43 @@ pub struct TransactionsQuery {
     /// Last day (inclusive), `YYYY-MM-DD`.
     pub to: Option<NaiveDate>,
 }
+
+/// The filter panel of the partner-wide lists (User Transactions, My Transactions): User ID,
+/// Email, PID, Services and Date (`from`, `to`). Blank fields are left out.
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PartnerListQuery {
+    /// The user's id, digits only.
+    pub user_id: Option<String>,
+    /// A part of the user's e-mail.
+    pub email: Option<String>,
+    /// A part of the PID.
+    pub pid: Option<String>,
+    /// A part of the service key (a product's name or description on product lists).
+    pub services: Option<String>,
+    /// First day, `YYYY-MM-DD`.
+    pub from: Option<NaiveDate>,
+    /// Last day (inclusive), `YYYY-MM-DD`.
+    pub to: Option<NaiveDate>,
+}
+
+impl PartnerListQuery {
+    /// The domain filter; a user id that is not a number is the spec's message on the field.
+    pub fn parse(self) -> crate::error::ApiResult<domain::transactions::PartnerFilter> {
+        let user_id = match self.user_id.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            None => None,
+            Some(s) if s.bytes().all(|b| b.is_ascii_digit()) => {
+                Some(s.parse::<i64>().map_err(|_| crate::error::ApiError::field("user_id", "User ID contains only numeric values."))?)
+            }
+            Some(_) => return Err(crate::error::ApiError::field("user_id", "User ID contains only numeric values.")),
+        };
+        let text = |s: Option<String>| s.map(|s| s.trim().chars().take(200).collect::<String>()).filter(|s| !s.is_empty());
+        Ok(domain::transactions::PartnerFilter {
+            user_id,
+            email: text(self.email),
+            pid: text(self.pid),
+            service: text(self.services),
+            dates: domain::transactions::Filter { from: self.from, to: self.to },
+        })
+    }
+}

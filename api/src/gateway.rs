@@ -71,7 +71,7 @@ return 0
 impl Gateway {
     /// Starts this process's charging and hit-counting tasks (so: inside a Tokio runtime).
     pub fn new(pool: PgPool, config: &Config) -> Self {
-        let charger = Charger::spawn(pool.clone(), jobs::wallets::alert_all);
+        let charger = Charger::spawn(pool.clone());
         let http = reqwest::Client::builder()
             .timeout(config.upstream_timeout)
             .connect_timeout(config.upstream_timeout.min(Duration::from_secs(5)))

@@ -8,6 +8,7 @@ pub mod extract;
 pub mod filters;
 pub mod gateway;
 pub mod links;
+pub mod metrics;
 pub mod openapi;
 pub mod ratelimit;
 pub mod routes;
@@ -36,6 +37,8 @@ pub struct AppState {
     pub sessions: Arc<auth::SessionCache>,
     /// The metered gateway's charging task, upstream client, per-key limit and IP-hit counter.
     pub gateway: gateway::Gateway,
+    /// This process's request and gateway counters (`GET /metrics`).
+    pub metrics: Arc<metrics::Metrics>,
 }
 
 impl AppState {
@@ -43,7 +46,7 @@ impl AppState {
         let storage = domain::storage::Storage::new(&config);
         let limits = Arc::new(ratelimit::RateLimits::from(&config.rate_limits));
         let gateway = gateway::Gateway::new(pool.clone(), &config);
-        Self { pool, config, limits, storage, sessions: Default::default(), gateway }
+        Self { pool, config, limits, storage, sessions: Default::default(), gateway, metrics: Default::default() }
     }
 }
 
@@ -51,8 +54,10 @@ impl AppState {
 pub fn app(state: AppState) -> Router {
     let web = routes::web::service(&state.config.web_dist);
     let security = security_headers::SecurityHeaders::new(&state.config, &[routes::docs::inline_script()]);
+    let metrics = state.metrics.clone();
     Router::from(routes::router())
         .fallback(web)
+        .layer(axum::middleware::from_fn(move |req, next| metrics::track(metrics.clone(), req, next)))
         .layer(axum::middleware::map_response(move |res: axum::response::Response| {
             let security = security.clone();
             async move { security.apply(res) }

@@ -14,7 +14,7 @@ use crate::routes;
     info(title = "KYC Platform API", version = "1",
          description = "White-label KYC API reselling platform. Money is integer paise (`*_paise`). Errors: `{\"error\":{\"code\",\"message\",\"fields\"}}`. Auth: `Authorization: Bearer <token>`; the gateway takes `X-Api-Key`."),
     // Schemas that only query parameters name are not collected from the paths.
-    components(schemas(crate::error::ErrorBody, crate::error::ErrorDetail, domain::wallets::WalletKind))
+    components(schemas(crate::error::ErrorBody, crate::error::ErrorDetail, domain::wallets::WalletKind, domain::exports::Kind))
 )]
 pub struct ApiDoc;
 

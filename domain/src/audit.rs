@@ -9,6 +9,9 @@ use sqlx::PgConnection;
 pub struct Actor {
     pub kind: ActorKind,
     pub id: Option<i64>,
+    /// The client address of the request (`api::client_ip`); `None` for the system and jobs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<std::net::IpAddr>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -33,16 +36,20 @@ impl ActorKind {
 
 impl Actor {
     pub fn superadmin(id: i64) -> Self {
-        Self { kind: ActorKind::Superadmin, id: Some(id) }
+        Self { kind: ActorKind::Superadmin, id: Some(id), ip: None }
     }
     pub fn partner(id: i64) -> Self {
-        Self { kind: ActorKind::Partner, id: Some(id) }
+        Self { kind: ActorKind::Partner, id: Some(id), ip: None }
     }
     pub fn user(id: i64) -> Self {
-        Self { kind: ActorKind::User, id: Some(id) }
+        Self { kind: ActorKind::User, id: Some(id), ip: None }
     }
     pub fn system() -> Self {
-        Self { kind: ActorKind::System, id: None }
+        Self { kind: ActorKind::System, id: None, ip: None }
+    }
+    /// The same actor, acting from the client address `ip`.
+    pub fn from_ip(self, ip: std::net::IpAddr) -> Self {
+        Self { ip: Some(ip), ..self }
     }
 }
 
@@ -61,8 +68,8 @@ pub struct Record<'a> {
 #[tracing::instrument(skip_all, fields(action = r.action))]
 pub async fn record(conn: &mut PgConnection, r: &Record<'_>) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO audit_log (actor_kind, actor_id, action, entity, entity_id, partner_id, before, after)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        "INSERT INTO audit_log (actor_kind, actor_id, action, entity, entity_id, partner_id, before, after, client_ip)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::inet)",
     )
     .bind(r.actor.kind.as_str())
     .bind(r.actor.id)
@@ -72,6 +79,7 @@ pub async fn record(conn: &mut PgConnection, r: &Record<'_>) -> Result<(), sqlx:
     .bind(r.partner_id)
     .bind(&r.before)
     .bind(&r.after)
+    .bind(r.actor.ip.map(|ip| ip.to_string()))
     .execute(conn)
     .await?;
     Ok(())
@@ -93,8 +101,8 @@ pub async fn record_many(
     let before: Vec<Option<serde_json::Value>> = rows.iter().map(|r| r.2.clone()).collect();
     let after: Vec<Option<serde_json::Value>> = rows.iter().map(|r| r.3.clone()).collect();
     sqlx::query(
-        "INSERT INTO audit_log (actor_kind, actor_id, action, entity, entity_id, partner_id, before, after)
-         SELECT $1, $2, $3, $4, x.id, x.partner_id, x.before, x.after
+        "INSERT INTO audit_log (actor_kind, actor_id, action, entity, entity_id, partner_id, before, after, client_ip)
+         SELECT $1, $2, $3, $4, x.id, x.partner_id, x.before, x.after, $9::inet
            FROM UNNEST($5::text[], $6::bigint[], $7::jsonb[], $8::jsonb[]) AS x(id, partner_id, before, after)",
     )
     .bind(actor.kind.as_str())
@@ -105,6 +113,7 @@ pub async fn record_many(
     .bind(&partners)
     .bind(&before)
     .bind(&after)
+    .bind(actor.ip.map(|ip| ip.to_string()))
     .execute(conn)
     .await?;
     Ok(())

@@ -189,6 +189,8 @@ pub struct Config {
     /// Finished jobs (done, or failed for good) are deleted this long after they finished
     /// (`JOB_RETENTION_HOURS`, default a week), by the hourly `prune_jobs` job.
     pub job_retention: Duration,
+    /// CSV exports: rows per part, how long files are kept, how long a download link lives.
+    pub exports: ExportConfig,
     /// Per-IP requests per minute on the routes people could hammer.
     pub rate_limits: RateLimitConfig,
     /// Lets partners' SMTP hosts resolve to loopback, private, link-local or metadata
@@ -197,6 +199,9 @@ pub struct Config {
     /// Reverse proxies whose `X-Forwarded-For` is believed (`TRUSTED_PROXIES`); empty: none,
     /// the TCP peer is the client.
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// `GET /metrics` wants `Authorization: Bearer {this}` when set (`METRICS_TOKEN`); unset,
+    /// it is open, for a scraper on a private network.
+    pub metrics_token: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -210,6 +215,25 @@ pub struct GatewayConfig {
 impl Default for GatewayConfig {
     fn default() -> Self {
         Self { rate_limit_per_minute: 600, settle_after: Duration::from_secs(120), settle_schedule: "30 * * * * *".into() }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportConfig {
+    /// At most this many rows per CSV part (`EXPORT_PART_ROWS`, default 100,000): a spreadsheet
+    /// opens each part, and each part is uploaded as soon as it fills.
+    pub part_rows: u64,
+    /// Export files (and their rows) are removed this long after the export finished
+    /// (`EXPORT_RETENTION_HOURS`, default 168).
+    pub retention: Duration,
+    /// Lifetime of a download link (`EXPORT_LINK_TTL_SECS`, default 3600); every read of an
+    /// export signs fresh ones.
+    pub link_ttl: Duration,
+}
+
+impl Default for ExportConfig {
+    fn default() -> Self {
+        Self { part_rows: 100_000, retention: Duration::from_secs(168 * 3600), link_ttl: Duration::from_secs(3600) }
     }
 }
 
@@ -359,6 +383,23 @@ impl Config {
                 }
                 Duration::from_secs(hours * 3600)
             },
+            exports: {
+                let d = ExportConfig::default();
+                let part_rows: u64 = parsed("EXPORT_PART_ROWS", d.part_rows)?;
+                if !(1..=1_000_000).contains(&part_rows) {
+                    return Err(ConfigError { var: "EXPORT_PART_ROWS", problem: "must be between 1 and 1000000".into() });
+                }
+                let hours: u64 = parsed("EXPORT_RETENTION_HOURS", 168)?;
+                if hours == 0 || hours > 24 * 366 {
+                    return Err(ConfigError { var: "EXPORT_RETENTION_HOURS", problem: "must be between 1 and 8784".into() });
+                }
+                // SigV4 presigned links live a week at most.
+                let ttl: u64 = parsed("EXPORT_LINK_TTL_SECS", d.link_ttl.as_secs())?;
+                if ttl == 0 || ttl > 7 * 24 * 3600 {
+                    return Err(ConfigError { var: "EXPORT_LINK_TTL_SECS", problem: "must be between 1 and 604800".into() });
+                }
+                ExportConfig { part_rows, retention: Duration::from_secs(hours * 3600), link_ttl: Duration::from_secs(ttl) }
+            },
             rate_limits: {
                 let d = RateLimitConfig::default();
                 RateLimitConfig {
@@ -371,6 +412,7 @@ impl Config {
             },
             partner_smtp_allow_private: parsed("PARTNER_SMTP_ALLOW_PRIVATE", false)?,
             trusted_proxies: trusted_proxies(raw("TRUSTED_PROXIES").as_deref().unwrap_or(""))?,
+            metrics_token: raw("METRICS_TOKEN"),
         })
     }
 

@@ -1,6 +1,12 @@
 //! The landing page's contact form.
 
-use crate::{Result, error::Violations, mail::Email};
+use sqlx::{Connection, PgConnection};
+
+use crate::{
+    Result,
+    error::Violations,
+    mail::{Email, Mail, SendMail},
+};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContactForm {
@@ -31,6 +37,30 @@ impl ContactForm {
         v.check(!message.chars().any(|c| c.is_control() && c != '\n' && c != '\r' && c != '\t'), "message", "Please remove special characters");
         v.into_result()?;
         Ok(Self { name: name.into(), email: email.into(), mobile: mobile.into(), message: message.into() })
+    }
+
+    /// Keeps the enquiry and queues its mail (by id) in one transaction; returns the job id.
+    pub async fn submit(&self, conn: &mut PgConnection) -> Result<String> {
+        let mut tx = conn.begin().await?;
+        let id: i64 = sqlx::query_scalar("INSERT INTO contact_requests (name, email, mobile, message) VALUES ($1, $2, $3, $4) RETURNING id")
+            .bind(&self.name)
+            .bind(&self.email)
+            .bind(&self.mobile)
+            .bind(&self.message)
+            .fetch_one(&mut *tx)
+            .await?;
+        let job_id = crate::queue::push(&mut tx, &SendMail::of(Mail::Contact { request_id: id }), None).await?;
+        tx.commit().await?;
+        job_id.ok_or_else(|| crate::Error::Other(anyhow::anyhow!("an unkeyed job is always queued")))
+    }
+
+    /// A kept enquiry, for its mail; `None` once it is gone.
+    pub async fn get(conn: &mut PgConnection, id: i64) -> Result<Option<Self>> {
+        Ok(sqlx::query_as::<_, (String, String, String, String)>("SELECT name, email, mobile, message FROM contact_requests WHERE id = $1")
+            .bind(id)
+            .fetch_optional(conn)
+            .await?
+            .map(|(name, email, mobile, message)| Self { name, email, mobile, message }))
     }
 
     pub fn to_email(&self, provider_address: &str) -> Email {

@@ -1,6 +1,7 @@
 //! The shared library of the platform: configuration, the Postgres pool, and per feature the
 //! models and SQL (money, pricing, the wallet ledger, storage, mail, secrets).
 
+pub mod account;
 pub mod api_keys;
 pub mod audit;
 pub mod branding;
@@ -13,12 +14,14 @@ pub mod crypto;
 pub mod db;
 pub mod email_address;
 pub mod error;
+pub mod exports;
 pub mod gateway;
 pub mod ip_access;
 pub mod ip_hits;
 pub mod job_owners;
 pub mod logs;
 pub mod mail;
+pub mod money;
 pub mod onboarding;
 pub mod paging;
 pub mod partner_smtp;

@@ -8,7 +8,7 @@ use sqlx::{PgConnection, Postgres, QueryBuilder};
 use crate::{
     Result,
     paging::{List, Page, PageRequest},
-    transactions::Filter,
+    transactions::{Filter, PartnerFilter},
 };
 
 /// One API call: Date, Services, Status Code, Amount (and the PID, VID and VPID of the
@@ -65,6 +65,69 @@ where
             f.push_dates(q, "created_at");
         },
         order_by: "created_at DESC, id DESC",
+    }
+    .fetch(conn, page)
+    .await
+}
+
+/// The super admin's Api Logs of a client: date range, user id, PID, VID, VPID and service
+/// narrow it; text filters match exactly (they are ids copied from elsewhere).
+#[derive(Debug, Clone, Default)]
+pub struct ClientLogFilter {
+    pub dates: Filter,
+    pub user_id: Option<i64>,
+    pub pid: Option<String>,
+    pub vid: Option<String>,
+    pub vpid: Option<String>,
+    pub service: Option<String>,
+}
+
+/// A client's API calls, all its users, newest first (index `api_logs_partner_idx`).
+pub async fn client_api_logs(conn: &mut PgConnection, partner_id: i64, f: &ClientLogFilter, page: PageRequest) -> Result<Page<ApiLog>> {
+    List {
+        columns: "id, created_at, user_id, service, pid, vid, vpid, status_code, amount_paise, transaction_id",
+        rows: |q: &mut QueryBuilder<Postgres>| {
+            q.push("FROM api_logs WHERE partner_id = ").push_bind(partner_id);
+            if let Some(u) = f.user_id {
+                q.push(" AND user_id = ").push_bind(u);
+            }
+            for (column, value) in [("pid", &f.pid), ("vid", &f.vid), ("vpid", &f.vpid), ("service", &f.service)] {
+                if let Some(v) = value {
+                    q.push(format!(" AND {column} = ")).push_bind(v.clone());
+                }
+            }
+            f.dates.push_dates(q, "created_at");
+        },
+        order_by: "created_at DESC, id DESC",
+    }
+    .fetch(conn, page)
+    .await
+}
+
+/// Every user's API calls of one partner, newest first (User Transactions, API logs).
+pub async fn partner_api_logs(conn: &mut PgConnection, partner_id: i64, f: &PartnerFilter, page: PageRequest) -> Result<Page<ApiLog>> {
+    List {
+        columns: "t.id, t.created_at, t.user_id, t.service, t.pid, t.vid, t.vpid, t.status_code, t.amount_paise, t.transaction_id",
+        rows: |q: &mut QueryBuilder<Postgres>| {
+            q.push("FROM api_logs t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = ").push_bind(partner_id);
+            f.push(q, "t.created_at", Some("t.pid"), "t.service");
+        },
+        order_by: "t.created_at DESC, t.id DESC",
+    }
+    .fetch(conn, page)
+    .await
+}
+
+/// Every user's product events of one partner, newest first (User Transactions, Product
+/// logs). Services matches the description; product events have no PID.
+pub async fn partner_product_logs(conn: &mut PgConnection, partner_id: i64, f: &PartnerFilter, page: PageRequest) -> Result<Page<ProductLog>> {
+    List {
+        columns: "t.id, t.created_at, t.user_id, t.description, t.status_code, t.amount_paise",
+        rows: |q: &mut QueryBuilder<Postgres>| {
+            q.push("FROM product_logs t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = ").push_bind(partner_id);
+            f.push(q, "t.created_at", None, "t.description");
+        },
+        order_by: "t.created_at DESC, t.id DESC",
     }
     .fetch(conn, page)
     .await

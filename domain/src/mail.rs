@@ -20,6 +20,7 @@ use crate::{
     wallets::LowBalance,
 };
 
+pub mod outbox;
 pub mod texts;
 
 /// One message, as a job carries it. `message_id` is fixed when the job is enqueued so that a
@@ -154,8 +155,10 @@ pub struct SendMail {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(tag = "mail", rename_all = "snake_case")]
 pub enum Mail {
-    /// A message whose text holds nothing secret (the contact form), carried as it is.
+    /// A message whose text holds nothing secret or personal (a test mail), carried as it is.
     Message(Email),
+    /// The landing page's contact form, kept in `contact_requests`.
+    Contact { request_id: i64 },
     /// The sign-up link; the token is minted into the row reserved by the request
     /// (`tokens::reserve`), so the link exists only in the mail.
     VerifyEmail { partner_id: i64, token_id: i64 },
@@ -199,6 +202,7 @@ impl SendMail {
     pub async fn build(&self, conn: &mut sqlx::PgConnection, config: &Config) -> crate::Result<Option<Email>> {
         let built = match &self.mail {
             Mail::Message(e) => Some(e.clone()),
+            Mail::Contact { request_id } => crate::contact::ContactForm::get(conn, *request_id).await?.map(|f| f.to_email(&config.contact_email)),
             Mail::VerifyEmail { partner_id, token_id } => match partners::credentials_by_id(conn, *partner_id).await? {
                 None => None,
                 Some(c) => tokens::mint(conn, *token_id)

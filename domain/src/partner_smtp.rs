@@ -7,10 +7,7 @@
 //! refused (unless `PARTNER_SMTP_ALLOW_PRIVATE`), when saved and again right before the
 //! worker connects, to the very address it checked (DNS answers can change in between).
 
-use std::{
-    sync::atomic::{AtomicBool, Ordering},
-    time::Duration,
-};
+use std::time::Duration;
 
 use serde::Serialize;
 use sqlx::PgConnection;
@@ -210,14 +207,6 @@ pub struct ActiveSmtp {
     pub from: String,
 }
 
-/// `PARTNER_SMTP_ALLOW_PRIVATE` for [`active`], whose callers have no configuration at hand;
-/// the worker sets it from its configuration when it starts (`jobs::JobContext::new`).
-static ALLOW_PRIVATE: AtomicBool = AtomicBool::new(false);
-
-pub fn set_allow_private(allow: bool) {
-    ALLOW_PRIVATE.store(allow, Ordering::Relaxed);
-}
-
 /// How long a DNS answer may take when a partner saves (the worker waits longer).
 const SAVE_LOOKUP: Duration = Duration::from_secs(3);
 const SEND_LOOKUP: Duration = Duration::from_secs(10);
@@ -249,12 +238,14 @@ pub async fn pin(host: &str, port: u16, allow_private: bool) -> anyhow::Result<s
     Ok(addrs[0].ip())
 }
 
-pub async fn active(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i64) -> Result<Option<ActiveSmtp>> {
+/// The partner's own mail server when it is switched on, its host checked (`allow_private`:
+/// `PARTNER_SMTP_ALLOW_PRIVATE`) and pinned for this connection.
+pub async fn active(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i64, allow_private: bool) -> Result<Option<ActiveSmtp>> {
     let Some(r) = row(conn, partner_id).await? else { return Ok(None) };
     if !r.active {
         return Ok(None);
     }
-    Ok(Some(connectable(r, secrets, ALLOW_PRIVATE.load(Ordering::Relaxed)).await?))
+    Ok(Some(connectable(r, secrets, allow_private).await?))
 }
 
 /// The saved settings whether active or not, for the 'send test mail' job, and the partner's

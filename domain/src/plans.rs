@@ -11,7 +11,7 @@ use crate::{
     audit::{self, Actor},
     error::Violations,
     paging::{List, Page, PageRequest},
-    pricing::{self, MAX_PRICE_PAISE},
+    pricing,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -52,7 +52,8 @@ pub enum Target {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct PriceItem {
     pub service: String,
-    pub price_paise: i64,
+    #[schema(value_type = i64)]
+    pub price_paise: crate::money::Paise,
     /// Customised plans only: an inactive entry does not apply (default true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<bool>,
@@ -76,10 +77,8 @@ pub async fn validate_items(conn: &mut PgConnection, items: &[PriceItem]) -> Res
         } else if !seen.insert(s) {
             v.add(&format!("prices[{i}].service"), format!("{s} is listed twice"));
         }
-        if it.price_paise < 0 {
-            v.add(&format!("prices[{i}].price_paise"), "Price cannot be negative");
-        } else if it.price_paise > MAX_PRICE_PAISE {
-            v.add(&format!("prices[{i}].price_paise"), "Price is too large");
+        if let Err(m) = it.price_paise.price() {
+            v.add(&format!("prices[{i}].price_paise"), m);
         }
     }
     v.into_result()?;
@@ -141,7 +140,8 @@ pub async fn apply_price_list(conn: &mut PgConnection, apply_id: &str, target: T
 /// changed price records before and after. Returns the number of prices that changed.
 pub async fn apply_prices(conn: &mut PgConnection, target: Target, items: &[PriceItem], actor: Actor) -> Result<usize> {
     let ids = validate_items(conn, items).await?;
-    let prices: Vec<i64> = items.iter().map(|i| i.price_paise).collect();
+    // validate_items refused every price that is not a whole number in range.
+    let prices: Vec<i64> = items.iter().map(|i| i.price_paise.whole().unwrap_or_default()).collect();
     let statuses: Vec<bool> = items.iter().map(|i| i.status.unwrap_or(true)).collect();
     let services: Vec<&str> = items.iter().map(|i| i.service.trim()).collect();
     if let Target::Partner(p) = target {
@@ -373,7 +373,11 @@ pub struct MyPlanItem {
     pub category: String,
     pub name: String,
     pub pid: String,
+    /// What the partner pays per call (its cost).
     pub price_paise: i64,
+    /// What a user without a price of its own pays (`domain::pricing`): the partner's selling
+    /// price for the API, else the cost plus the default margin.
+    pub sells_at_paise: i64,
 }
 
 /// The partner's own, read-only view (My Plan). `plan` is `null` while the partner has no plan
@@ -407,7 +411,7 @@ pub async fn my_plan(conn: &mut PgConnection, partner_id: i64) -> Result<MyPlan>
         .await?
         .into_iter()
         .filter(|p| p.visible)
-        .map(|p| MyPlanItem { api_id: p.api_id, service: p.service, category: p.category, name: p.name, pid: p.pid, price_paise: p.amount_paise })
+        .map(|p| MyPlanItem { api_id: p.api_id, service: p.service, category: p.category, name: p.name, pid: p.pid, price_paise: p.amount_paise, sells_at_paise: p.sells_at_paise })
         .collect();
     Ok(MyPlan { plan: PlanType::parse(&plan), customised, updated_at, items })
 }

@@ -4,7 +4,8 @@
 //!   admin; an entry with status false does not apply) if any, else the price in the partner's
 //!   plan slab, else the catalogue default.
 //! - What the end user pays (`user_amount`): the user's own price if the partner set one, else
-//!   the partner's price.
+//!   the partner's selling price for the API, else the partner's cost (`amount`) plus the
+//!   partner's default margin (zero until the partner sets one), rounded half up to the paisa.
 //!
 //! Both come from the one query in [`prices`]; every screen and the gateway read it, so the
 //! lists and the charge can never disagree. Per-user prices are written here too.
@@ -30,6 +31,11 @@ pub enum Source {
     Plan,
     /// The catalogue default.
     Default,
+    /// The partner's selling price for the API (partner_selling_prices).
+    Selling,
+    /// The partner's cost plus its default margin (only when the margin is above zero: with no
+    /// margin the user pays the cost, and the source is the cost's own).
+    Margin,
 }
 
 /// The resolved prices of one API for one partner (and optionally one of its users).
@@ -51,6 +57,13 @@ pub struct Price {
     pub amount_paise: i64,
     #[sqlx(try_from = "String")]
     pub amount_source: Source,
+    /// The partner's selling price for this API, if it set one.
+    pub selling_price_paise: Option<i64>,
+    /// The partner's default margin over its cost, in basis points (1250 = 12.5%).
+    pub default_margin_bps: i32,
+    /// What a user of the partner without a price of its own pays: the selling price, else the
+    /// cost plus the default margin. Shown beside the cost on My Plan.
+    pub sells_at_paise: i64,
     /// The user's own price, if the partner set one.
     pub user_price_paise: Option<i64>,
     /// What the end user pays per call (`user_amount` of a transaction).
@@ -70,6 +83,8 @@ impl TryFrom<String> for Source {
             "custom" => Source::Custom,
             "plan" => Source::Plan,
             "default" => Source::Default,
+            "selling" => Source::Selling,
+            "margin" => Source::Margin,
             other => return Err(format!("unknown price source {other:?}")),
         })
     }
@@ -78,31 +93,38 @@ impl TryFrom<String> for Source {
 /// The resolution itself. `$1` partner, `$2` user (NULL: partner prices only), `$3` service
 /// (NULL: every API). A user of another partner matches no user price (`up.partner_id`).
 const PRICES: &str = "
-    SELECT c.id AS api_id, c.service, c.name, c.category, c.pid, p.plan::text AS plan, c.default_price_paise,
-           pl.price_paise AS plan_price_paise,
-           pp.price_paise AS custom_price_paise,
-           COALESCE(pp.price_paise, pl.price_paise, c.default_price_paise) AS amount_paise,
-           CASE WHEN pp.price_paise IS NOT NULL THEN 'custom'
-                WHEN pl.price_paise IS NOT NULL THEN 'plan' ELSE 'default' END AS amount_source,
-           up.price_paise AS user_price_paise,
-           COALESCE(up.price_paise, pp.price_paise, pl.price_paise, c.default_price_paise) AS user_amount_paise,
-           CASE WHEN up.price_paise IS NOT NULL THEN 'user'
-                WHEN pp.price_paise IS NOT NULL THEN 'custom'
-                WHEN pl.price_paise IS NOT NULL THEN 'plan' ELSE 'default' END AS user_amount_source,
-           (c.status AND NOT c.is_hidden
-            AND NOT EXISTS (SELECT 1 FROM api_visibility v
-                             WHERE v.partner_id = p.id AND v.api_id = c.id AND NOT v.visible
-                               AND (v.user_id IS NULL OR v.user_id = $2))
-            AND NOT EXISTS (SELECT 1 FROM category_visibility v
-                             WHERE v.partner_id = p.id AND lower(v.category) = lower(c.category) AND NOT v.visible
-                               AND (v.user_id IS NULL OR v.user_id = $2))) AS visible
-      FROM partners p
-      CROSS JOIN api_catalogue c
-      LEFT JOIN partner_prices pp ON pp.partner_id = p.id AND pp.api_id = c.id AND pp.status
-      LEFT JOIN plan_prices pl ON pl.plan = p.plan AND pl.api_id = c.id
-      LEFT JOIN user_prices up ON up.user_id = $2 AND up.partner_id = p.id AND up.api_id = c.id
-     WHERE p.id = $1 AND ($3::text IS NULL OR c.service = $3)
-     ORDER BY lower(c.category), c.name, c.id";
+    SELECT api_id, service, name, category, pid, plan, default_price_paise, plan_price_paise, custom_price_paise,
+           amount_paise, amount_source, selling_price_paise, default_margin_bps, sells_at_paise, user_price_paise,
+           COALESCE(user_price_paise, sells_at_paise) AS user_amount_paise,
+           CASE WHEN user_price_paise IS NOT NULL THEN 'user'
+                WHEN selling_price_paise IS NOT NULL THEN 'selling'
+                WHEN default_margin_bps > 0 THEN 'margin' ELSE amount_source END AS user_amount_source,
+           visible
+      FROM (SELECT *, COALESCE(selling_price_paise, amount_paise + (amount_paise * default_margin_bps + 5000) / 10000) AS sells_at_paise
+              FROM (SELECT c.id AS api_id, c.service, c.name, c.category, c.pid, p.plan::text AS plan, c.default_price_paise,
+                           pl.price_paise AS plan_price_paise,
+                           pp.price_paise AS custom_price_paise,
+                           COALESCE(pp.price_paise, pl.price_paise, c.default_price_paise) AS amount_paise,
+                           CASE WHEN pp.price_paise IS NOT NULL THEN 'custom'
+                                WHEN pl.price_paise IS NOT NULL THEN 'plan' ELSE 'default' END AS amount_source,
+                           sp.price_paise AS selling_price_paise,
+                           p.default_margin_bps,
+                           up.price_paise AS user_price_paise,
+                           (c.status AND NOT c.is_hidden
+                            AND NOT EXISTS (SELECT 1 FROM api_visibility v
+                                             WHERE v.partner_id = p.id AND v.api_id = c.id AND NOT v.visible
+                                               AND (v.user_id IS NULL OR v.user_id = $2))
+                            AND NOT EXISTS (SELECT 1 FROM category_visibility v
+                                             WHERE v.partner_id = p.id AND lower(v.category) = lower(c.category) AND NOT v.visible
+                                               AND (v.user_id IS NULL OR v.user_id = $2))) AS visible
+                      FROM partners p
+                      CROSS JOIN api_catalogue c
+                      LEFT JOIN partner_prices pp ON pp.partner_id = p.id AND pp.api_id = c.id AND pp.status
+                      LEFT JOIN plan_prices pl ON pl.plan = p.plan AND pl.api_id = c.id
+                      LEFT JOIN partner_selling_prices sp ON sp.partner_id = p.id AND sp.api_id = c.id
+                      LEFT JOIN user_prices up ON up.user_id = $2 AND up.partner_id = p.id AND up.api_id = c.id
+                     WHERE p.id = $1 AND ($3::text IS NULL OR c.service = $3)) costs) sells
+     ORDER BY lower(category), name, api_id";
 
 /// Prices of every API (or of `service` alone) for `partner_id`, and for `user_id` if given.
 #[tracing::instrument(skip(conn))]
@@ -120,7 +142,10 @@ pub async fn resolve(conn: &mut PgConnection, partner_id: i64, user_id: Option<i
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct UserPriceChange {
     pub service: String,
-    pub price_paise: Option<i64>,
+    /// Absent or null removes the user's price.
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub price_paise: crate::money::Paise,
 }
 
 /// The largest price anyone may set: ₹1 crore per call.
@@ -130,6 +155,18 @@ pub const MAX_PRICE_PAISE: i64 = 1_000_000_000;
 /// any unknown service or bad price refuses the whole list. Returns how many rows changed.
 pub async fn set_user_prices(conn: &mut PgConnection, partner_id: i64, user_id: i64, changes: &[UserPriceChange], actor: Actor) -> Result<usize> {
     crate::tenancy::user_of_partner(conn, partner_id, user_id).await?;
+    set_rows(conn, partner_id, Some(user_id), changes, actor).await
+}
+
+/// Sets the partner's selling prices for all its users (My Plan), with the rules of
+/// [`set_user_prices`]; `price_paise: null` removes one (cost plus margin applies again).
+pub async fn set_selling_prices(conn: &mut PgConnection, partner_id: i64, changes: &[UserPriceChange], actor: Actor) -> Result<usize> {
+    crate::tenancy::partner_exists(conn, partner_id).await?;
+    set_rows(conn, partner_id, None, changes, actor).await
+}
+
+/// One price list written row by row: a user's own (`user_id`) or the partner's selling prices.
+async fn set_rows(conn: &mut PgConnection, partner_id: i64, user_id: Option<i64>, changes: &[UserPriceChange], actor: Actor) -> Result<usize> {
     let mut v = Violations::new();
     if changes.is_empty() {
         v.add("prices", "Change at least one price");
@@ -141,10 +178,8 @@ pub async fn set_user_prices(conn: &mut PgConnection, partner_id: i64, user_id: 
         } else if !seen.insert(c.service.trim()) {
             v.add(&format!("prices[{i}].service"), format!("{} is listed twice", c.service.trim()));
         }
-        match c.price_paise {
-            Some(p) if p < 0 => v.add(&format!("prices[{i}].price_paise"), "Price cannot be negative"),
-            Some(p) if p > MAX_PRICE_PAISE => v.add(&format!("prices[{i}].price_paise"), "Price is too large"),
-            _ => {}
+        if let Err(m) = c.price_paise.optional_price() {
+            v.add(&format!("prices[{i}].price_paise"), m);
         }
     }
     v.into_result()?;
@@ -162,43 +197,98 @@ pub async fn set_user_prices(conn: &mut PgConnection, partner_id: i64, user_id: 
     }
     v.into_result()?;
 
+    // The two tables differ only in their key: (user, API) or (partner, API).
+    let (select, upsert, delete, key) = match user_id {
+        Some(u) => (
+            "SELECT price_paise FROM user_prices WHERE user_id = $1 AND api_id = $2 FOR UPDATE",
+            "INSERT INTO user_prices (partner_id, user_id, api_id, price_paise) VALUES ($3, $1, $2, $4)
+             ON CONFLICT (user_id, api_id) DO UPDATE SET price_paise = EXCLUDED.price_paise, updated_at = now()",
+            "DELETE FROM user_prices WHERE user_id = $1 AND api_id = $2",
+            u,
+        ),
+        None => (
+            "SELECT price_paise FROM partner_selling_prices WHERE partner_id = $1 AND api_id = $2 FOR UPDATE",
+            "INSERT INTO partner_selling_prices (partner_id, api_id, price_paise) VALUES ($3, $2, $4)
+             ON CONFLICT (partner_id, api_id) DO UPDATE SET price_paise = EXCLUDED.price_paise, updated_at = now()",
+            "DELETE FROM partner_selling_prices WHERE partner_id = $1 AND api_id = $2",
+            partner_id,
+        ),
+    };
     let mut audit_rows = Vec::new();
     for (c, service) in changes.iter().zip(&services) {
         let api_id = known[service];
-        let before: Option<i64> = sqlx::query_scalar("SELECT price_paise FROM user_prices WHERE user_id = $1 AND api_id = $2 FOR UPDATE")
-            .bind(user_id)
-            .bind(api_id)
-            .fetch_optional(&mut *conn)
-            .await?;
-        if before == c.price_paise {
+        let price = c.price_paise.optional_price().unwrap_or_default();
+        let before: Option<i64> = sqlx::query_scalar(select).bind(key).bind(api_id).fetch_optional(&mut *conn).await?;
+        if before == price {
             continue;
         }
-        match c.price_paise {
+        match price {
             Some(p) => {
-                sqlx::query(
-                    "INSERT INTO user_prices (partner_id, user_id, api_id, price_paise) VALUES ($1, $2, $3, $4)
-                     ON CONFLICT (user_id, api_id) DO UPDATE SET price_paise = EXCLUDED.price_paise, updated_at = now()",
-                )
-                .bind(partner_id)
-                .bind(user_id)
-                .bind(api_id)
-                .bind(p)
-                .execute(&mut *conn)
-                .await?;
+                sqlx::query(upsert).bind(key).bind(api_id).bind(partner_id).bind(p).execute(&mut *conn).await?;
             }
             None => {
-                sqlx::query("DELETE FROM user_prices WHERE user_id = $1 AND api_id = $2").bind(user_id).bind(api_id).execute(&mut *conn).await?;
+                sqlx::query(delete).bind(key).bind(api_id).execute(&mut *conn).await?;
             }
         }
         audit_rows.push((
-            format!("{user_id}:{service}"),
+            match user_id {
+                Some(u) => format!("{u}:{service}"),
+                None => service.clone(),
+            },
             Some(partner_id),
             Some(serde_json::json!({ "price_paise": before })),
-            Some(serde_json::json!({ "price_paise": c.price_paise })),
+            Some(serde_json::json!({ "price_paise": price })),
         ));
     }
-    audit::record_many(conn, actor, "user_price.set", "user_price", &audit_rows).await?;
+    let (action, entity) = if user_id.is_some() { ("user_price.set", "user_price") } else { ("selling_price.set", "selling_price") };
+    audit::record_many(conn, actor, action, entity, &audit_rows).await?;
     Ok(audit_rows.len())
+}
+
+/// The partner's default margin over its cost, as a request gives it: a JSON number of percent
+/// with at most two decimals (12.5), `0..=1000`.
+pub fn parse_margin(v: &serde_json::Value) -> Result<i32> {
+    const FIELD: &str = "default_margin_percent";
+    let Some(f) = v.as_f64().filter(|_| v.is_number()) else {
+        return Err(Error::invalid(FIELD, if v.is_null() { "Margin is required" } else { "Margin must be a number" }));
+    };
+    if f < 0.0 {
+        return Err(Error::invalid(FIELD, "Margin cannot be negative"));
+    }
+    if f > 1000.0 {
+        return Err(Error::invalid(FIELD, "Margin cannot be above 1000%"));
+    }
+    let bps = (f * 100.0).round();
+    if (f * 100.0 - bps).abs() > 1e-6 {
+        return Err(Error::invalid(FIELD, "Margin can have at most two decimals"));
+    }
+    Ok(bps as i32)
+}
+
+/// The partner's default margin in basis points.
+pub async fn margin(conn: &mut PgConnection, partner_id: i64) -> Result<i32> {
+    sqlx::query_scalar("SELECT default_margin_bps FROM partners WHERE id = $1").bind(partner_id).fetch_optional(conn).await?.ok_or(Error::NotFound)
+}
+
+/// Sets the partner's default margin (My Plan). Returns the margin before.
+pub async fn set_margin(conn: &mut PgConnection, partner_id: i64, bps: i32, actor: Actor) -> Result<i32> {
+    let before: i32 = sqlx::query_scalar("SELECT default_margin_bps FROM partners WHERE id = $1 FOR UPDATE")
+        .bind(partner_id)
+        .fetch_optional(&mut *conn)
+        .await?
+        .ok_or(Error::NotFound)?;
+    if before != bps {
+        sqlx::query("UPDATE partners SET default_margin_bps = $2, updated_at = now() WHERE id = $1").bind(partner_id).bind(bps).execute(&mut *conn).await?;
+        audit::record_many(
+            conn,
+            actor,
+            "margin.set",
+            "partner",
+            &[(partner_id.to_string(), Some(partner_id), Some(serde_json::json!({ "default_margin_bps": before })), Some(serde_json::json!({ "default_margin_bps": bps })))],
+        )
+        .await?;
+    }
+    Ok(before)
 }
 
 /// Refuses a price outside `0..=MAX_PRICE_PAISE` with the spec's wording.

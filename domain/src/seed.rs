@@ -117,10 +117,10 @@ async fn demo_partner(conn: &mut PgConnection, password: &str) -> anyhow::Result
         "INSERT INTO partners (first_name, last_name, email, phone_number, user_name, password_hash, email_verified_at,
                                plan, billing_cycle, plan_selected_at, subdomain, subdomain_status, title, description,
                                branding_done, smtp_done, theme_primary, theme_secondary, theme_tertiary, documentation_link,
-                               created_at)
+                               default_margin_bps, created_at)
          VALUES ('Demo', 'Partner', $1, '9876543210', $2, $3, now(), 'standard', 'monthly', now(), 'demo', 'active',
                  'Demo KYC - Home', 'Demo KYC - API KYC Solution', true, true, '#0F766E', '#7C3AED', '#F59E0B',
-                 'https://docs.kycapi.example', now() - interval '150 days')
+                 'https://docs.kycapi.example', 2000, now() - interval '150 days')
          ON CONFLICT (email) DO NOTHING RETURNING id",
     )
     .bind(DEMO.partner_email)
@@ -196,13 +196,28 @@ struct Move {
 async fn demo_activity(conn: &mut PgConnection, partner_id: i64, users: &[i64]) -> anyhow::Result<usize> {
     let mut rng = StdRng::seed_from_u64(20261122);
     let now = chrono::Utc::now();
-    let apis: Vec<(i64, String, String, i64, i64)> = sqlx::query_as(
-        "SELECT c.id, c.service, c.pid, p.price_paise, c.default_price_paise
+    let apis: Vec<(i64, String, String)> = sqlx::query_as(
+        "SELECT c.id, c.service, c.pid
            FROM api_catalogue c JOIN plan_prices p ON p.api_id = c.id AND p.plan = 'standard'
           ORDER BY c.id LIMIT 60",
     )
     .fetch_all(&mut *conn)
     .await?;
+    // The demo partner sells at its 20% default margin, with its own selling price on two APIs
+    // and one user's own price on a third, so every level of the resolution shows in the demo.
+    let actor = crate::audit::Actor::partner(partner_id);
+    let change = |service: &str, paise: i64| crate::pricing::UserPriceChange { service: service.to_owned(), price_paise: paise.into() };
+    if apis.len() >= 3 {
+        crate::pricing::set_selling_prices(conn, partner_id, &[change(&apis[1].1, 1500), change(&apis[2].1, 2500)], actor).await?;
+        crate::pricing::set_user_prices(conn, partner_id, users[0], &[change(&apis[0].1, 800)], actor).await?;
+    }
+    // What each user's calls cost: the resolution the gateway charges with and API Price shows.
+    let mut price_of = std::collections::HashMap::<(i64, i64), (i64, i64)>::new();
+    for &u in users {
+        for p in crate::pricing::prices(conn, partner_id, Some(u), None).await? {
+            price_of.insert((u, p.api_id), (p.amount_paise, p.user_amount_paise));
+        }
+    }
     let wallet = |user: Option<i64>, kind: &'static str| {
         sqlx::query_scalar::<_, i64>("SELECT id FROM wallets WHERE partner_id = $1 AND user_id IS NOT DISTINCT FROM $2 AND kind = $3")
             .bind(partner_id)
@@ -239,9 +254,10 @@ async fn demo_activity(conn: &mut PgConnection, partner_id: i64, users: &[i64]) 
 
     let mut tx_rows = Vec::new();
     for (n, (user, api, at, ok)) in calls.iter().enumerate() {
-        let (api_id, service, pid, partner_price, default_price) = &apis[*api];
-        let user_price = default_price * 6 / 5; // the partner sells at 20% over list
+        let (api_id, service, pid) = &apis[*api];
         let (uid, user_api_w, _) = user_wallets[*user as usize];
+        let (partner_price, user_price) = price_of[&(uid, *api_id)];
+        let partner_price = &partner_price;
         let reference = format!("TXN{:08}", n + 1);
         moves.push(Move { wallet: user_api_w, credit: false, amount: user_price, at: *at, reason: "api_call", reference: reference.clone(), actor: "user" });
         moves.push(Move { wallet: partner_api, credit: false, amount: *partner_price, at: *at, reason: "api_call", reference: reference.clone(), actor: "user" });

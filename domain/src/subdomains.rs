@@ -76,6 +76,13 @@ pub async fn availability(conn: &mut PgConnection, partner_id: i64, raw: &str) -
 /// name frees the old one at once. `Error::Conflict` when another partner holds it.
 #[tracing::instrument(skip(conn))]
 pub async fn claim(conn: &mut PgConnection, partner_id: i64, name: &str) -> Result<()> {
+    claim_as(conn, partner_id, name, Actor::partner(partner_id)).await
+}
+
+/// [`claim`] by someone other than the partner (the super admin's Update Domain), audited as
+/// `actor`. The old name stops serving the partner's site at once.
+#[tracing::instrument(skip(conn))]
+pub async fn claim_as(conn: &mut PgConnection, partner_id: i64, name: &str, actor: Actor) -> Result<()> {
     if is_reserved(name) {
         return Err(taken());
     }
@@ -106,7 +113,7 @@ pub async fn claim(conn: &mut PgConnection, partner_id: i64, name: &str) -> Resu
         Err(e) => return Err(e.into()),
     }
     audit::record(conn, &audit::Record {
-        actor: Actor::partner(partner_id),
+        actor,
         action: "partner.claim_subdomain",
         entity: "partner",
         entity_id: partner_id.to_string(),

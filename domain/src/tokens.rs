@@ -151,3 +151,9 @@ pub async fn last_issued_secs_ago(conn: &mut PgConnection, purpose: Purpose, par
     .fetch_one(conn)
     .await?)
 }
+
+/// Deletes one-time tokens that expired over a day ago (used or not); hourly, by `prune_jobs`.
+/// The resend throttle reads only the last ten minutes, so nothing it needs goes.
+pub async fn prune_expired(conn: &mut PgConnection) -> Result<u64> {
+    Ok(sqlx::query("DELETE FROM one_time_tokens WHERE expires_at < now() - interval '1 day'").execute(conn).await?.rows_affected())
+}

@@ -304,12 +304,13 @@ async fn apply_in_transaction(conn: &mut PgConnection, m: &Movement<'_>) -> Resu
              SELECT w.id, $3, abs($2), w.balance_paise, $4, $5, $6, $7, $8, $9 FROM w
           RETURNING id
          ), a AS (
-             INSERT INTO audit_log (actor_kind, actor_id, action, entity, entity_id, partner_id, before, after)
+             INSERT INTO audit_log (actor_kind, actor_id, action, entity, entity_id, partner_id, before, after, client_ip)
              SELECT $8, $9, 'wallet.' || $3, 'wallet', w.id::text, w.partner_id,
                     jsonb_build_object('balance_paise', w.balance_paise - $2),
                     jsonb_build_object('balance_paise', w.balance_paise, 'entry_id', e.id, 'type', $3,
                                        'amount_paise', abs($2), 'reason', $4, 'reference', $5,
-                                       'kind', w.kind, 'user_id', w.user_id)
+                                       'kind', w.kind, 'user_id', w.user_id),
+                    $11::inet
                FROM w, e
          )
          SELECT e.id AS entry_id, w.partner_id, w.user_id, w.kind, w.balance_paise, w.low_balance_threshold_paise
@@ -325,6 +326,7 @@ async fn apply_in_transaction(conn: &mut PgConnection, m: &Movement<'_>) -> Resu
     .bind(m.actor.kind.as_str())
     .bind(m.actor.id)
     .bind(MAX_BALANCE_PAISE)
+    .bind(m.actor.ip.map(|ip| ip.to_string()))
     .fetch_optional(&mut *conn)
     .await?;
 

@@ -40,7 +40,7 @@ async fn user(pool: &PgPool, partner_id: i64) -> i64 {
 }
 
 fn item(service: &str, price_paise: i64) -> PriceItem {
-    PriceItem { service: service.into(), price_paise, status: None }
+    PriceItem { service: service.into(), price_paise: price_paise.into(), status: None }
 }
 
 /// (amount, its source, user_amount, its source)
@@ -72,12 +72,12 @@ async fn price_resolution_covers_every_level() {
     // 3. The customised plan beats the slab, while its entry is active.
     plans::apply_prices(&mut conn, Target::Partner(p), &[item("pan", 550)], admin).await.unwrap();
     assert_eq!(price(pool, p, Some(u), "pan").await, (550, Source::Custom, 550, Source::Custom));
-    plans::apply_prices(&mut conn, Target::Partner(p), &[PriceItem { service: "pan".into(), price_paise: 550, status: Some(false) }], admin).await.unwrap();
+    plans::apply_prices(&mut conn, Target::Partner(p), &[PriceItem { service: "pan".into(), price_paise: 550.into(), status: Some(false) }], admin).await.unwrap();
     assert_eq!(price(pool, p, None, "pan").await.1, Source::Plan, "an inactive customised entry does not apply");
     plans::apply_prices(&mut conn, Target::Partner(p), &[item("pan", 550)], admin).await.unwrap();
 
     // 4. The user's own price sets what the user pays, never what the partner pays.
-    let change = [UserPriceChange { service: "pan".into(), price_paise: Some(900) }];
+    let change = [UserPriceChange { service: "pan".into(), price_paise: 900.into() }];
     pricing::set_user_prices(&mut conn, p, u, &change, Actor::partner(p)).await.unwrap();
     assert_eq!(price(pool, p, Some(u), "pan").await, (550, Source::Custom, 900, Source::User));
     assert_eq!(price(pool, p, None, "pan").await, (550, Source::Custom, 550, Source::Custom), "the partner's own view");

@@ -6,14 +6,18 @@
 
 pub mod aggregate_ip_hits;
 pub mod bulk_update_prices;
+pub mod export_csv;
+pub mod noop;
+pub mod overview;
 pub mod provision_subdomain;
+pub mod prune_exports;
 pub mod prune_jobs;
 pub mod runner;
 pub mod send_mail;
 pub mod settle_pending;
 pub mod smtp_test;
 pub mod state;
-pub mod wallets;
+pub mod workers;
 
 use std::{future::Future, sync::Arc};
 
@@ -24,7 +28,10 @@ pub use domain::queue::Task;
 
 pub use aggregate_ip_hits::AggregateIpHits;
 pub use bulk_update_prices::BulkUpdatePrices;
+pub use export_csv::ExportCsv;
+pub use noop::Noop;
 pub use provision_subdomain::ProvisionSubdomain;
+pub use prune_exports::PruneExports;
 pub use prune_jobs::PruneJobs;
 pub use send_mail::SendMail;
 pub use settle_pending::SettlePending;
@@ -43,7 +50,6 @@ pub struct JobContext {
 impl JobContext {
     pub fn new(pool: PgPool, config: Arc<Config>) -> anyhow::Result<Self> {
         let mailer = Mailer::new(&config.mail, &config.mail_from)?;
-        domain::partner_smtp::set_allow_private(config.partner_smtp_allow_private);
         let storage = domain::storage::Storage::new(&config);
         Ok(Self { pool, config, mailer, storage })
     }

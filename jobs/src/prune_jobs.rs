@@ -1,6 +1,7 @@
 //! `prune_jobs`: periodic (hourly). Deletes finished jobs older than `JOB_RETENTION_HOURS`, so
 //! the queue table does not grow forever; a finished job's state stays readable
-//! (`GET /api/v1/jobs/{id}`) for that long.
+//! (`GET /api/v1/jobs/{id}`) for that long. The same hourly pass deletes the other rows that
+//! only ever grow: sessions, one-time tokens and sign-in failure windows a day past their end.
 
 use serde::{Deserialize, Serialize};
 
@@ -21,7 +22,10 @@ impl Job for PruneJobs {
     async fn run(self, ctx: &JobContext) -> anyhow::Result<()> {
         let mut conn = ctx.pool.acquire().await?;
         let pruned = domain::queue::prune(&mut conn, ctx.config.job_retention).await?;
-        tracing::info!(pruned, period = %self.period, "finished jobs pruned");
+        let sessions = domain::sessions::prune_expired(&mut conn).await?;
+        let tokens = domain::tokens::prune_expired(&mut conn).await?;
+        let attempts = domain::sign_in_attempts::prune_old(&mut conn).await?;
+        tracing::info!(pruned, sessions, tokens, attempts, period = %self.period, "finished jobs and expired rows pruned");
         Ok(())
     }
 }

@@ -13,10 +13,13 @@ use apalis::prelude::*;
 use apalis_cron::{CronScheduler, Tick};
 use apalis_postgres::{Config as QueueConfig, PostgresStorage};
 
-use crate::{AggregateIpHits, BulkUpdatePrices, Job, JobContext, ProvisionSubdomain, PruneJobs, SendMail, SettlePending, SmtpTest, Task};
+use crate::{AggregateIpHits, BulkUpdatePrices, ExportCsv, Job, JobContext, Noop, ProvisionSubdomain, PruneExports, PruneJobs, SendMail, SettlePending, SmtpTest, Task};
 
 /// Finished jobs are pruned hourly (at minute 17, away from the top-of-hour crowd).
 pub const PRUNE_SCHEDULE: &str = "0 17 * * * *";
+
+/// Old export files are removed hourly, at minute 47.
+pub const PRUNE_EXPORTS_SCHEDULE: &str = "0 47 * * * *";
 
 /// Retry delays start at `JOB_RETRY_BASE_MS`, double per attempt, are capped at an hour and
 /// carry ±20% jitter so that failures of many jobs do not retry in lockstep.
@@ -135,7 +138,7 @@ pub async fn run_pending(ctx: &JobContext) -> anyhow::Result<usize> {
 }
 
 /// Every job kind's queue name, in the order [`run_pending`] drains them.
-pub const KINDS: [&str; 7] = [
+pub const KINDS: [&str; 10] = [
     SendMail::KIND,
     ProvisionSubdomain::KIND,
     AggregateIpHits::KIND,
@@ -143,6 +146,9 @@ pub const KINDS: [&str; 7] = [
     SettlePending::KIND,
     SmtpTest::KIND,
     PruneJobs::KIND,
+    ExportCsv::KIND,
+    PruneExports::KIND,
+    Noop::KIND,
 ];
 
 async fn run_kind(kind: &str, payload: &[u8], ctx: &JobContext, id: &str) -> Result<(), String> {
@@ -158,6 +164,9 @@ async fn run_kind(kind: &str, payload: &[u8], ctx: &JobContext, id: &str) -> Res
         SettlePending::KIND => decoded::<SettlePending>(payload, ctx, id).await,
         SmtpTest::KIND => decoded::<SmtpTest>(payload, ctx, id).await,
         PruneJobs::KIND => decoded::<PruneJobs>(payload, ctx, id).await,
+        ExportCsv::KIND => decoded::<ExportCsv>(payload, ctx, id).await,
+        PruneExports::KIND => decoded::<PruneExports>(payload, ctx, id).await,
+        Noop::KIND => decoded::<Noop>(payload, ctx, id).await,
         other => Err(format!("no handler for job kind {other}")),
     }
 }
@@ -214,8 +223,12 @@ pub fn monitor(ctx: &JobContext, instance: &str) -> anyhow::Result<Monitor> {
     let m = queue_worker!(m, ctx, instance, SettlePending);
     let m = queue_worker!(m, ctx, instance, SmtpTest);
     let m = queue_worker!(m, ctx, instance, PruneJobs);
+    let m = queue_worker!(m, ctx, instance, ExportCsv);
+    let m = queue_worker!(m, ctx, instance, PruneExports);
+    let m = queue_worker!(m, ctx, instance, Noop);
     let m = periodic!(m, ctx, instance, AggregateIpHits, &ctx.config.ip_hits_schedule);
     let m = periodic!(m, ctx, instance, PruneJobs, PRUNE_SCHEDULE);
+    let m = periodic!(m, ctx, instance, PruneExports, PRUNE_EXPORTS_SCHEDULE);
     let m = periodic!(m, ctx, instance, SettlePending, &ctx.config.gateway.settle_schedule);
     Ok(m)
 }

@@ -20,7 +20,7 @@ async fn mailer_for(ctx: &JobContext, partner_id: Option<i64>) -> anyhow::Result
     if let Some(pid) = partner_id {
         let mut conn = ctx.pool.acquire().await?;
         let secrets = SecretBox::new(&ctx.config.encryption_key);
-        if let Some(smtp) = partner_smtp::active(&mut conn, &secrets, pid).await? {
+        if let Some(smtp) = partner_smtp::active(&mut conn, &secrets, pid, ctx.config.partner_smtp_allow_private).await? {
             return Ok((Mailer::Smtp { transport: smtp_transport(&smtp.transport)?, from: smtp.from }, "partner_smtp"));
         }
     }

@@ -26,18 +26,9 @@ impl Task for SettlePending {
 
 impl Job for SettlePending {
     async fn run(self, ctx: &JobContext) -> anyhow::Result<()> {
-        let bound = ctx.config.gateway.settle_after.as_secs_f64();
         let mut refunded = 0usize;
         loop {
-            let ids: Vec<i64> = sqlx::query_scalar(
-                "SELECT id FROM api_transactions
-                  WHERE status = 'pending' AND created_at < now() - $1 * interval '1 second'
-                  ORDER BY created_at LIMIT $2",
-            )
-            .bind(bound)
-            .bind(charge::MAX_BATCH as i64)
-            .fetch_all(&ctx.pool)
-            .await?;
+            let ids = charge::stale_pending(&ctx.pool, ctx.config.gateway.settle_after, charge::MAX_BATCH).await?;
             if ids.is_empty() {
                 break;
             }
@@ -45,7 +36,7 @@ impl Job for SettlePending {
                 .iter()
                 .map(|&transaction_id| Item::Settle(Settle { transaction_id, success: false, status_code: CRASH_STATUS, log: None }))
                 .collect();
-            let outcomes = charge::commit_batch(&ctx.pool, crate::wallets::alert_all, &items).await?;
+            let outcomes = charge::commit_batch(&ctx.pool, &items).await?;
             refunded += outcomes.iter().filter(|o| matches!(o, charge::Outcome::Settled { refunded: true })).count();
         }
         if refunded > 0 {

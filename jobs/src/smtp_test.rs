@@ -5,7 +5,11 @@
 //! server echoes it back.
 
 use base64::Engine;
-use domain::{crypto::SecretBox, mail::{Email, Mailer, smtp_transport}, partner_smtp};
+use domain::{
+    crypto::SecretBox,
+    mail::{Mailer, smtp_transport, texts},
+    partner_smtp,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::{Job, JobContext, Task};
@@ -32,11 +36,7 @@ impl Job for SmtpTest {
         drop(conn);
         let (user, password) = (smtp.transport.user.clone().unwrap_or_default(), smtp.transport.password.clone().unwrap_or_default());
         let host = smtp.transport.tls_name.clone().unwrap_or_else(|| smtp.transport.host.clone());
-        let mail = Email::new(
-            to,
-            "Test mail from your SMTP settings",
-            format!("This is a test message sent through your mail server {host}. Your SMTP settings work.\n"),
-        );
+        let mail = texts::smtp_test(&to, &host);
         let sent = async { Mailer::Smtp { transport: smtp_transport(&smtp.transport)?, from: smtp.from }.send(&mail).await }.await;
         sent.map_err(|e| anyhow::anyhow!("{}", scrub(&format!("{e:#}"), &user, &password)))
     }

@@ -46,10 +46,7 @@ pub async fn find(pool: &PgPool, id: &str) -> Result<Option<JobState>, sqlx::Err
             "Failed" if r.attempts < r.max_attempts => "retrying",
             _ => "failed",
         };
-        let last_error = r.last_result.as_ref().and_then(|v| v.get("Err")).map(|e| match e.as_str() {
-            Some(s) => s.to_owned(),
-            None => e.to_string(),
-        });
+        let last_error = error_text(r.last_result.as_ref());
         // Job ids are ULIDs: their first 48 bits are the enqueue time in milliseconds.
         let created_at = ulid::Ulid::from_string(&r.id)
             .ok()
@@ -66,4 +63,23 @@ pub async fn find(pool: &PgPool, id: &str) -> Result<Option<JobState>, sqlx::Err
             finished_at: if status == "done" || status == "failed" { r.done_at } else { None },
         }
     }))
+}
+
+/// The error of a job's last run, from apalis's `last_result` (`{"Err": …}`); `None` after a
+/// success or before any run.
+pub fn error_text(last_result: Option<&serde_json::Value>) -> Option<String> {
+    last_result.and_then(|v| v.get("Err")).map(|e| match e.as_str() {
+        Some(s) => s.to_owned(),
+        None => e.to_string(),
+    })
+}
+
+/// Whether the running attempt of job `id` is its last: a handler that fails now fails for
+/// good (the attempt is counted when it ends, so `attempts` holds the earlier ones).
+pub async fn is_last_attempt(pool: &PgPool, id: &str) -> Result<bool, sqlx::Error> {
+    let last: Option<bool> = sqlx::query_scalar("SELECT attempts + 1 >= max_attempts FROM apalis.jobs WHERE id = $1")
+        .bind(id)
+        .fetch_optional(pool)
+        .await?;
+    Ok(last.unwrap_or(true))
 }

@@ -58,3 +58,28 @@ impl TestDb {
         Self { url, name, pool }
     }
 }
+
+/// Each test's database is dropped when the test ends, so thousands of runs do not fill the disk.
+/// `Drop` cannot await, and the test's runtime may be shutting down, so the drop runs on a thread
+/// of its own; FORCE ends the connections the test's app still holds. A test killed before this
+/// runs leaves its database to the sweep in `scripts/test`.
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        let name = std::mem::take(&mut self.name);
+        if name.is_empty() || std::env::var_os("KEEP_TEST_DB").is_some() {
+            return;
+        }
+        let pool = self.pool.clone();
+        let admin = admin_url();
+        let dropper = std::thread::spawn(move || {
+            let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else { return };
+            rt.block_on(async move {
+                drop(pool);
+                if let Ok(mut conn) = PgConnection::connect(&admin).await {
+                    let _ = conn.execute(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))).await;
+                }
+            });
+        });
+        let _ = dropper.join();
+    }
+}

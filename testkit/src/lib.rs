@@ -12,11 +12,25 @@ pub use db::TestDb;
 pub use s3::S3Server;
 pub use smtp::SmtpServer;
 
-/// A scratch folder under the system temp dir, unique per call.
+/// A scratch folder under `$TMPDIR/kyc-test/`, unique per call. Folders there older than a day
+/// are removed once per test process, so outboxes and stored files do not pile up across runs.
 pub fn scratch_dir(label: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kyc-test-{label}-{}", uuid::Uuid::new_v4().simple()));
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    let root = std::env::temp_dir().join("kyc-test");
+    SWEPT.call_once(|| sweep_scratch(&root, Duration::from_secs(24 * 3600)));
+    let dir = root.join(format!("{label}-{}", uuid::Uuid::new_v4().simple()));
     std::fs::create_dir_all(&dir).expect("creating a scratch dir");
     dir
+}
+
+fn sweep_scratch(root: &std::path::Path, older_than: Duration) {
+    let Ok(entries) = std::fs::read_dir(root) else { return };
+    for entry in entries.flatten() {
+        let old = entry.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok()).is_some_and(|age| age > older_than);
+        if old {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// A configuration for tests: outbox mail and local storage in scratch folders, no captcha,
@@ -49,11 +63,13 @@ pub fn config(database_url: &str) -> Config {
         gateway: Default::default(),
         ip_hits_schedule: "0 * * * * *".into(),
         job_retention: Duration::from_secs(168 * 3600),
+        exports: Default::default(),
         rate_limits: Default::default(),
         partner_smtp_allow_private: false,
         // The tests' HTTP client is on loopback and names its client address in
         // X-Forwarded-For, as a same-host reverse proxy would.
         trusted_proxies: vec!["127.0.0.1/32".parse().unwrap(), "::1/128".parse().unwrap()],
+        metrics_token: None,
     }
 }
 
@@ -102,42 +118,8 @@ pub fn outbox_mails(config: &Config) -> Vec<OutboxMail> {
     outbox(config).iter().map(|raw| parse_mail(raw)).collect()
 }
 
-/// Decodes a single-part `.eml` as lettre writes it: unfolded headers, and a 7bit,
-/// quoted-printable or base64 body.
+/// Decodes an `.eml` as the Mail page does (`domain::mail::outbox::parse`).
 pub fn parse_mail(raw: &str) -> OutboxMail {
-    use base64::Engine;
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((raw, ""));
-    let head = head.replace("\r\n ", " ").replace("\r\n\t", " ");
-    let header = |name: &str| {
-        head.lines()
-            .find_map(|l| l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_owned()))
-            .unwrap_or_default()
-    };
-    let text = match header("Content-Transfer-Encoding").to_ascii_lowercase().as_str() {
-        "quoted-printable" => {
-            let soft = body.replace("=\r\n", "");
-            let mut bytes = Vec::with_capacity(soft.len());
-            let b = soft.as_bytes();
-            let mut i = 0;
-            while i < b.len() {
-                if b[i] == b'='
-                    && i + 2 < b.len()
-                    && let Some(v) = std::str::from_utf8(&b[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok())
-                {
-                    bytes.push(v);
-                    i += 3;
-                    continue;
-                }
-                bytes.push(b[i]);
-                i += 1;
-            }
-            String::from_utf8_lossy(&bytes).into_owned()
-        }
-        "base64" => {
-            let compact: String = body.chars().filter(|c| !c.is_whitespace()).collect();
-            String::from_utf8_lossy(&base64::engine::general_purpose::STANDARD.decode(compact).unwrap_or_default()).into_owned()
-        }
-        _ => body.to_owned(),
-    };
-    OutboxMail { to: header("To"), subject: header("Subject"), text: text.replace("\r\n", "\n") }
+    let m = domain::mail::outbox::parse("", raw);
+    OutboxMail { to: m.to, subject: m.subject, text: m.text }
 }

@@ -20,13 +20,17 @@ test('a partner adds and deducts credits on a user and gets the 402 message beyo
   await expect(wallet.getByText('Credits added successfully')).toBeVisible();
   await expect.poll(async () => paiseOf(await balance.textContent())).toBe(start + 5000);
 
+  // Credit forms take whole rupees (the spec parses them as integers).
   await amount.fill('20.25');
   await wallet.getByRole('button', { name: 'Deduct Credits' }).click();
+  await expect(wallet.getByText('Enter the amount in whole rupees, without paise')).toBeVisible();
+  await amount.fill('20');
+  await wallet.getByRole('button', { name: 'Deduct Credits' }).click();
   await expect(wallet.getByText('Credits deducted successfully')).toBeVisible();
-  await expect.poll(async () => paiseOf(await balance.textContent())).toBe(start + 5000 - 2025);
+  await expect.poll(async () => paiseOf(await balance.textContent())).toBe(start + 5000 - 2000);
 
   // More than the balance: the server refuses with 402 and nothing moves.
-  const now = start + 5000 - 2025;
+  const now = start + 5000 - 2000;
   await amount.fill(String(Math.floor(now / 100) + 1000));
   await wallet.getByRole('button', { name: 'Deduct Credits' }).click();
   const error = wallet.getByRole('alert');

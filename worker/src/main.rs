@@ -32,14 +32,9 @@ async fn run() -> anyhow::Result<()> {
         .await
         .map_err(|e| anyhow::anyhow!("connecting to DATABASE_URL: {e}"))?;
     let ctx = jobs::JobContext::new(pool, config.clone())?;
-    // Unique per process: a restarted worker must not inherit the dead one's identity.
-    let instance = format!("{}-{}", hostname(), std::process::id());
-    tracing::info!(%instance, concurrency = config.worker_concurrency, "worker started");
-    jobs::runner::run(ctx, &instance, shutdown_signal()).await
-}
-
-fn hostname() -> String {
-    std::fs::read_to_string("/etc/hostname").map(|s| s.trim().to_owned()).ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "worker".into())
+    let process = jobs::workers::Process::current(config.worker_concurrency);
+    tracing::info!(instance = %process.id, concurrency = config.worker_concurrency, "worker started");
+    jobs::workers::run(ctx, process, shutdown_signal()).await
 }
 
 async fn shutdown_signal() {

@@ -3,7 +3,6 @@
 use axum::{extract::State, http::StatusCode};
 use domain::{
     api_keys::{self, CreatedKey, KeyInfo, Mode},
-    audit::Actor,
 };
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -34,7 +33,7 @@ pub struct CreateKey {
               (status = 422, body = crate::error::ErrorBody)))]
 pub async fn create(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Json(req): Json<CreateKey>) -> ApiResult<(StatusCode, Json<CreatedKey>)> {
     let mut tx = state.pool.begin().await?;
-    let key = api_keys::create(&mut tx, auth.partner_id, user_id, req.mode, Actor::partner(auth.partner_id)).await?;
+    let key = api_keys::create(&mut tx, auth.partner_id, user_id, req.mode, auth.actor()).await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(key)))
 }
@@ -53,7 +52,7 @@ pub async fn list(auth: PartnerAuth, State(state): State<AppState>, Path(user_id
     responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn revoke(auth: PartnerAuth, State(state): State<AppState>, Path((user_id, key_id)): Path<(i64, i64)>) -> ApiResult<StatusCode> {
     let mut tx = state.pool.begin().await?;
-    api_keys::revoke(&mut tx, auth.partner_id, user_id, key_id, Actor::partner(auth.partner_id)).await?;
+    api_keys::revoke(&mut tx, auth.partner_id, user_id, key_id, auth.actor()).await?;
     tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
 }

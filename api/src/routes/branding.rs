@@ -1,11 +1,8 @@
-//! Public, unauthenticated: the plan cards and a partner site's branding (by `?subdomain=` or
-//! by the Host header `{sub}.{PLATFORM_DOMAIN}`).
+//! Public, unauthenticated: a partner site's branding (by `?subdomain=` or by the Host header
+//! `{sub}.{PLATFORM_DOMAIN}`).
 
 use axum::{extract::State, http::HeaderMap};
-use domain::{
-    branding::Theme,
-    plan_cards::{self, PlanCard},
-};
+use domain::branding::Theme;
 use serde::{Deserialize, Serialize};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -19,15 +16,7 @@ use crate::{
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(plans))
         .routes(routes!(public_branding))
-}
-
-/// The three plan cards (Standard, Premium, Pro): prices per month in paise, billed monthly or
-/// yearly, and their features.
-#[utoipa::path(get, path = "/public/plans", tag = "public", responses((status = 200, body = [PlanCard])))]
-pub async fn plans() -> Json<Vec<PlanCard>> {
-    Json(plan_cards::cards())
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -46,11 +35,16 @@ pub struct PublicBranding {
 }
 
 /// A partner site's title, description, logo and favicon links and colours. 404 for an unknown,
-/// inactive or not yet provisioned site.
+/// inactive or not yet provisioned site; 204 on the platform's own address (no sub-domain asked
+/// for by Host or query): there is no partner to brand, which is not an error (a 404 there made
+/// every sign-in page log one in the browser's console).
 #[utoipa::path(get, path = "/public/branding", tag = "public", params(BrandingQuery),
-    responses((status = 200, body = PublicBranding), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn public_branding(State(state): State<AppState>, headers: HeaderMap, Query(q): Query<BrandingQuery>) -> ApiResult<Json<PublicBranding>> {
-    let sub = requested_subdomain(&state, q.subdomain.as_deref(), &headers).ok_or_else(ApiError::not_found)?;
+    responses((status = 200, body = PublicBranding), (status = 204), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn public_branding(State(state): State<AppState>, headers: HeaderMap, Query(q): Query<BrandingQuery>) -> ApiResult<axum::response::Response> {
+    use axum::response::IntoResponse;
+    let Some(sub) = requested_subdomain(&state, q.subdomain.as_deref(), &headers) else {
+        return Ok(axum::http::StatusCode::NO_CONTENT.into_response());
+    };
     let b = site_branding(&state, &sub).await?.ok_or_else(ApiError::not_found)?;
     Ok(Json(PublicBranding {
         title: b.title(),
@@ -59,5 +53,6 @@ pub async fn public_branding(State(state): State<AppState>, headers: HeaderMap, 
         logo_url: signed_link(&state, b.logo_key.as_deref()).await,
         favicon_url: signed_link(&state, b.favicon_key.as_deref()).await,
         subdomain: b.subdomain,
-    }))
+    })
+    .into_response())
 }

@@ -3,7 +3,6 @@
 
 use axum::{extract::State, http::StatusCode};
 use domain::{
-    audit::Actor,
     catalogue::{self, Api, ApiFilter, ApiInput, Catalogue},
     paging::{Page, PageParams, PageRequest},
 };
@@ -76,7 +75,7 @@ pub async fn one(_auth: SuperAdminAuth, State(state): State<AppState>, Path(id):
     responses((status = 201, body = Api), (status = 409, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn create(auth: SuperAdminAuth, State(state): State<AppState>, Json(input): Json<ApiInput>) -> ApiResult<(StatusCode, Json<Api>)> {
     let mut tx = state.pool.begin().await?;
-    let api = catalogue::create(&mut tx, &input, Actor::superadmin(auth.admin_id)).await?;
+    let api = catalogue::create(&mut tx, &input, auth.actor()).await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(api)))
 }
@@ -88,7 +87,7 @@ pub async fn create(auth: SuperAdminAuth, State(state): State<AppState>, Json(in
               (status = 422, body = crate::error::ErrorBody)))]
 pub async fn update(auth: SuperAdminAuth, State(state): State<AppState>, Path(id): Path<i64>, Json(input): Json<ApiInput>) -> ApiResult<Json<Api>> {
     let mut tx = state.pool.begin().await?;
-    let api = catalogue::update(&mut tx, id, &input, Actor::superadmin(auth.admin_id)).await?;
+    let api = catalogue::update(&mut tx, id, &input, auth.actor()).await?;
     tx.commit().await?;
     Ok(Json(api))
 }
@@ -99,7 +98,7 @@ pub async fn update(auth: SuperAdminAuth, State(state): State<AppState>, Path(id
     responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn remove(auth: SuperAdminAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<StatusCode> {
     let mut tx = state.pool.begin().await?;
-    catalogue::delete(&mut tx, id, Actor::superadmin(auth.admin_id)).await?;
+    catalogue::delete(&mut tx, id, auth.actor()).await?;
     tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -131,7 +130,7 @@ pub async fn sandbox_add(auth: SuperAdminAuth, State(state): State<AppState>, Js
         (None, Some(service)) => catalogue::id_of_service(&mut tx, service).await?.ok_or_else(|| ApiError::field("service", format!("Unknown service: {service}")))?,
         (None, None) => return Err(ApiError::field("service", "Service Name is required")),
     };
-    let api = catalogue::set_sandbox(&mut tx, id, true, Actor::superadmin(auth.admin_id)).await?;
+    let api = catalogue::set_sandbox(&mut tx, id, true, auth.actor()).await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(api)))
 }
@@ -141,7 +140,7 @@ pub async fn sandbox_add(auth: SuperAdminAuth, State(state): State<AppState>, Js
     responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn sandbox_remove(auth: SuperAdminAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<StatusCode> {
     let mut tx = state.pool.begin().await?;
-    catalogue::set_sandbox(&mut tx, id, false, Actor::superadmin(auth.admin_id)).await?;
+    catalogue::set_sandbox(&mut tx, id, false, auth.actor()).await?;
     tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
 }

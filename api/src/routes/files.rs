@@ -65,6 +65,14 @@ pub async fn download(
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type_for(&key)));
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("private, max-age=3600"));
+    // A CSV (an export's part) is saved, under its own name, rather than shown as text. Keys
+    // hold only checked characters, so the name needs no escaping.
+    if key.ends_with(".csv") {
+        let name = key.rsplit('/').next().unwrap_or("export.csv");
+        if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
+            h.insert(header::CONTENT_DISPOSITION, v);
+        }
+    }
     Ok(res)
 }
 

@@ -56,17 +56,17 @@ pub struct IpEntryRequest {
     pub comments: String,
 }
 
-async fn add(state: &AppState, partner_id: i64, list: List, req: &IpEntryRequest) -> ApiResult<(StatusCode, Json<IpEntry>)> {
+async fn add(state: &AppState, partner_id: i64, actor: Actor, list: List, req: &IpEntryRequest) -> ApiResult<(StatusCode, Json<IpEntry>)> {
     let input = IpEntryInput::parse(list, req.user_id.as_ref(), &req.ip, &req.comments)?;
     let mut tx = state.pool.begin().await?;
-    let e = ip_access::add(&mut tx, partner_id, list, &input, Actor::partner(partner_id)).await?;
+    let e = ip_access::add(&mut tx, partner_id, list, &input, actor).await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(e)))
 }
 
-async fn remove(state: &AppState, partner_id: i64, list: List, id: i64) -> ApiResult<StatusCode> {
+async fn remove(state: &AppState, partner_id: i64, actor: Actor, list: List, id: i64) -> ApiResult<StatusCode> {
     let mut tx = state.pool.begin().await?;
-    ip_access::remove(&mut tx, partner_id, list, id, Actor::partner(partner_id)).await?;
+    ip_access::remove(&mut tx, partner_id, list, id, actor).await?;
     tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -90,14 +90,14 @@ pub async fn whitelist(auth: PartnerAuth, State(state): State<AppState>, Query(q
     responses((status = 201, body = IpEntry), (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody)))]
 pub async fn allow(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<IpEntryRequest>) -> ApiResult<(StatusCode, Json<IpEntry>)> {
-    add(&state, auth.partner_id, List::Whitelist, &req).await
+    add(&state, auth.partner_id, auth.actor(), List::Whitelist, &req).await
 }
 
 /// Removes an allow-list entry.
 #[utoipa::path(delete, path = "/partner/ip-whitelist/{id}", tag = "ip_access", params(("id" = i64, Path)),
     responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn disallow(auth: PartnerAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<StatusCode> {
-    remove(&state, auth.partner_id, List::Whitelist, id).await
+    remove(&state, auth.partner_id, auth.actor(), List::Whitelist, id).await
 }
 
 /// One user's allow-list (User Detail).
@@ -126,12 +126,12 @@ pub async fn blocked(auth: PartnerAuth, State(state): State<AppState>, Query(q):
     responses((status = 201, body = IpEntry), (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody)))]
 pub async fn block(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<IpEntryRequest>) -> ApiResult<(StatusCode, Json<IpEntry>)> {
-    add(&state, auth.partner_id, List::Blocked, &req).await
+    add(&state, auth.partner_id, auth.actor(), List::Blocked, &req).await
 }
 
 /// Unblocks, by the blocked record's id.
 #[utoipa::path(delete, path = "/partner/blocked-ips/{id}", tag = "ip_access", params(("id" = i64, Path)),
     responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn unblock(auth: PartnerAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<StatusCode> {
-    remove(&state, auth.partner_id, List::Blocked, id).await
+    remove(&state, auth.partner_id, auth.actor(), List::Blocked, id).await
 }

@@ -1,21 +1,26 @@
 //! One module per feature, each with its own `router()`.
 
+pub mod account;
 pub mod api_keys;
 pub mod auth;
 pub mod branding;
 pub mod catalogue;
 pub mod clients;
+pub mod contact;
 pub mod docs;
+pub mod exports;
 pub mod files;
 pub mod health;
 pub mod ip_access;
 pub mod ip_hits;
 pub mod jobs;
 pub mod logs;
+pub mod mail;
+pub mod metrics;
 pub mod onboarding;
+pub mod plan_cards;
 pub mod plans;
 pub mod pricing;
-pub mod public;
 pub mod settings;
 pub mod transactions;
 pub mod uploads;
@@ -33,22 +38,26 @@ use crate::{AppState, error::ApiError};
 /// declared once, with `routes!` on its `#[utoipa::path]` handler, so the router and the OpenAPI
 /// document cannot drift (`openapi::document` is built from this).
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().merge(health::router()).merge(files::router()).nest("/api", api_router())
+    OpenApiRouter::new().merge(health::router()).merge(metrics::router()).merge(files::router()).nest("/api", api_router())
 }
 
 /// Everything under `/api`.
 fn api_router() -> OpenApiRouter<AppState> {
     let v1 = OpenApiRouter::new()
-        .merge(public::router())
+        .merge(contact::router())
+        .merge(plan_cards::router())
         .merge(auth::router())
         .merge(onboarding::router())
         .merge(branding::router())
         .merge(jobs::router())
+        .merge(exports::router())
         .merge(catalogue::router())
         .merge(plans::router())
         .merge(pricing::router())
         .merge(transactions::router())
+        .merge(account::router())
         .merge(logs::router())
+        .merge(mail::router())
         .merge(uploads::router())
         .merge(wallets::router())
         .merge(users::router())
@@ -74,7 +83,7 @@ mod tests {
     use std::path::PathBuf;
 
     /// Modules mounted outside `/api/v1`, which may use axum's routing directly.
-    const OUTSIDE_V1: [&str; 5] = ["mod.rs", "docs.rs", "files.rs", "health.rs", "web.rs"];
+    const OUTSIDE_V1: [&str; 6] = ["mod.rs", "docs.rs", "files.rs", "health.rs", "metrics.rs", "web.rs"];
 
     fn route_modules() -> Vec<(String, String)> {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/routes");

@@ -96,7 +96,7 @@ pub async fn slab_prices(_auth: SuperAdminAuth, State(state): State<AppState>, P
               (status = 422, body = crate::error::ErrorBody)))]
 pub async fn set_slab_prices(auth: SuperAdminAuth, State(state): State<AppState>, Path(plan): Path<String>, Json(req): Json<PriceListRequest>) -> ApiResult<Response> {
     let plan = plan_of(&plan)?;
-    set_prices(&state, Target::Plan(plan), req.prices, Actor::superadmin(auth.admin_id)).await
+    set_prices(&state, Target::Plan(plan), req.prices, auth.actor()).await
 }
 
 /// Add New Service (Plans): one service's price on one slab.
@@ -108,10 +108,10 @@ pub struct AddServiceRequest {
     pub plan_type: Option<String>,
     #[serde(alias = "service_name")]
     pub service: Option<String>,
-    /// A whole number of paise (a numeric string is accepted; `price` is an alias).
+    /// A whole number of paise, a JSON integer (`price` is an alias).
     #[serde(alias = "price")]
     #[schema(value_type = i64)]
-    pub price_paise: serde_json::Value,
+    pub price_paise: domain::money::Paise,
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -119,30 +119,6 @@ pub struct SlabPriceSet {
     pub plan: PlanType,
     pub service: String,
     pub price_paise: i64,
-}
-
-/// The five messages of spec part 2, §5, then whether the service exists.
-fn parse_price(v: &serde_json::Value) -> Result<i64, &'static str> {
-    let n = match v {
-        serde_json::Value::Null => return Err("Price is required"),
-        serde_json::Value::String(s) if s.trim().is_empty() => return Err("Price is required"),
-        serde_json::Value::String(s) => s.trim().parse::<f64>().map_err(|_| "Price must be a number")?,
-        serde_json::Value::Number(n) => n.as_f64().ok_or("Price must be a number")?,
-        _ => return Err("Price must be a number"),
-    };
-    if !n.is_finite() {
-        return Err("Price must be a number");
-    }
-    if n < 0.0 {
-        return Err("Price cannot be negative");
-    }
-    if n.fract() != 0.0 {
-        return Err("Price must be a whole number of paise");
-    }
-    if n > domain::pricing::MAX_PRICE_PAISE as f64 {
-        return Err("Price is too large");
-    }
-    Ok(n as i64)
 }
 
 #[utoipa::path(post, path = "/superadmin/plans/prices", tag = "plans", request_body = AddServiceRequest,
@@ -161,15 +137,15 @@ pub async fn add_service(auth: SuperAdminAuth, State(state): State<AppState>, Js
     if service.is_empty() {
         v.add("service", "Service Name is required");
     }
-    let price = parse_price(&req.price_paise).map_err(|m| v.add("price_paise", m)).ok();
+    let price = req.price_paise.price().map_err(|m| v.add("price_paise", m)).ok();
     v.into_result()?;
     let (plan, price) = (plan.expect("checked"), price.expect("checked"));
     let mut tx = state.pool.begin().await?;
     if domain::catalogue::id_of_service(&mut tx, &service).await?.is_none() {
         return Err(ApiError::field("service", format!("Unknown service: {service}")));
     }
-    let items = [PriceItem { service: service.clone(), price_paise: price, status: None }];
-    plans::apply_prices(&mut tx, Target::Plan(plan), &items, Actor::superadmin(auth.admin_id)).await?;
+    let items = [PriceItem { service: service.clone(), price_paise: price.into(), status: None }];
+    plans::apply_prices(&mut tx, Target::Plan(plan), &items, auth.actor()).await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(SlabPriceSet { plan, service, price_paise: price })))
 }
@@ -193,7 +169,7 @@ pub struct ChangePlanRequest {
     responses((status = 200, body = ClientPlan), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn change_plan(auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Json(req): Json<ChangePlanRequest>) -> ApiResult<Json<ClientPlan>> {
     let mut tx = state.pool.begin().await?;
-    plans::change_plan(&mut tx, partner_id, req.plan, Actor::superadmin(auth.admin_id)).await?;
+    plans::change_plan(&mut tx, partner_id, req.plan, auth.actor()).await?;
     let plan = plans::client_plan(&mut tx, partner_id).await?;
     tx.commit().await?;
     Ok(Json(plan))
@@ -223,7 +199,7 @@ pub async fn custom_prices(_auth: SuperAdminAuth, State(state): State<AppState>,
     responses((status = 200, body = Applied), (status = 202, body = Queued), (status = 404, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody)))]
 pub async fn set_custom_prices(auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Json(req): Json<PriceListRequest>) -> ApiResult<Response> {
-    set_prices(&state, Target::Partner(partner_id), req.prices, Actor::superadmin(auth.admin_id)).await
+    set_prices(&state, Target::Partner(partner_id), req.prices, auth.actor()).await
 }
 
 /// Deletes one customised price: the client pays its slab's price again.
@@ -232,7 +208,7 @@ pub async fn set_custom_prices(auth: SuperAdminAuth, State(state): State<AppStat
     responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn delete_custom_price(auth: SuperAdminAuth, State(state): State<AppState>, Path((partner_id, service)): Path<(i64, String)>) -> ApiResult<StatusCode> {
     let mut tx = state.pool.begin().await?;
-    plans::delete_custom_price(&mut tx, partner_id, &service, Actor::superadmin(auth.admin_id)).await?;
+    plans::delete_custom_price(&mut tx, partner_id, &service, auth.actor()).await?;
     tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -1,4 +1,5 @@
-//! Per-user prices set by the partner (User Detail, API Price).
+//! What a partner sells at: per-user prices (User Detail, API Price), and the partner's own
+//! selling prices and default margin for all its users (My Plan).
 
 use axum::extract::State;
 use domain::{
@@ -20,6 +21,8 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(user_prices, set_user_prices))
         .routes(routes!(client_user_prices, set_client_user_prices))
+        .routes(routes!(selling_prices, set_selling_prices))
+        .routes(routes!(set_margin))
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -67,7 +70,7 @@ pub struct UserPricesSaved {
 #[utoipa::path(put, path = "/partner/users/{id}/prices", tag = "pricing", params(("id" = i64, Path)), request_body = UserPricesRequest,
     responses((status = 200, body = UserPricesSaved), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn set_user_prices(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Json(req): Json<UserPricesRequest>) -> ApiResult<Json<UserPricesSaved>> {
-    save(&state, auth.partner_id, user_id, &req.prices, Actor::partner(auth.partner_id)).await
+    save(&state, auth.partner_id, user_id, &req.prices, auth.actor()).await
 }
 
 /// The API Price tab of a client's user (super admin, client details, Users).
@@ -88,5 +91,62 @@ pub async fn set_client_user_prices(
     Path((partner_id, user_id)): Path<(i64, i64)>,
     Json(req): Json<UserPricesRequest>,
 ) -> ApiResult<Json<UserPricesSaved>> {
-    save(&state, partner_id, user_id, &req.prices, Actor::superadmin(auth.admin_id)).await
+    save(&state, partner_id, user_id, &req.prices, auth.actor()).await
+}
+
+/// The partner's selling prices (My Plan): its default margin and, per visible API, its cost
+/// (`amount_paise`), its own selling price (`selling_price_paise`, or null) and what a user
+/// without a price of its own pays (`sells_at_paise`, with `user_amount_source`).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SellingPrices {
+    /// The default margin over the cost, in percent (two decimals at most).
+    pub default_margin_percent: f64,
+    pub default_margin_bps: i32,
+    pub items: Vec<Price>,
+}
+
+async fn selling(state: &AppState, partner_id: i64) -> ApiResult<Json<SellingPrices>> {
+    let mut conn = state.pool.acquire().await?;
+    tenancy::partner_exists(&mut conn, partner_id).await?;
+    let items: Vec<Price> = pricing::prices(&mut conn, partner_id, None, None).await?.into_iter().filter(|p| p.visible).collect();
+    let bps = pricing::margin(&mut conn, partner_id).await?;
+    Ok(Json(SellingPrices { default_margin_percent: f64::from(bps) / 100.0, default_margin_bps: bps, items }))
+}
+
+/// My Plan's selling prices. Every visible API, in category order.
+#[utoipa::path(get, path = "/partner/selling-prices", tag = "pricing",
+    responses((status = 200, body = SellingPrices), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn selling_prices(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<SellingPrices>> {
+    selling(&state, auth.partner_id).await
+}
+
+/// Sets the partner's selling prices for all its users (only the rows that changed); `null`
+/// removes one, so cost plus margin applies again. All or none: 422 names each bad row.
+#[utoipa::path(put, path = "/partner/selling-prices", tag = "pricing", request_body = UserPricesRequest,
+    responses((status = 200, body = UserPricesSaved), (status = 422, body = crate::error::ErrorBody)))]
+pub async fn set_selling_prices(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<UserPricesRequest>) -> ApiResult<Json<UserPricesSaved>> {
+    let mut tx = state.pool.begin().await?;
+    let changed = pricing::set_selling_prices(&mut tx, auth.partner_id, &req.prices, Actor::partner(auth.partner_id)).await?;
+    tx.commit().await?;
+    Ok(Json(UserPricesSaved { changed }))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct MarginRequest {
+    /// Percent over the cost, `0..=1000`, at most two decimals (12.5).
+    #[serde(default)]
+    #[schema(value_type = f64)]
+    pub default_margin_percent: serde_json::Value,
+}
+
+/// Sets the default margin every API without a selling price is sold at; answers the
+/// selling prices as they now are.
+#[utoipa::path(put, path = "/partner/selling-prices/margin", tag = "pricing", request_body = MarginRequest,
+    responses((status = 200, body = SellingPrices), (status = 422, body = crate::error::ErrorBody)))]
+pub async fn set_margin(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<MarginRequest>) -> ApiResult<Json<SellingPrices>> {
+    let bps = pricing::parse_margin(&req.default_margin_percent)?;
+    let mut tx = state.pool.begin().await?;
+    pricing::set_margin(&mut tx, auth.partner_id, bps, Actor::partner(auth.partner_id)).await?;
+    tx.commit().await?;
+    selling(&state, auth.partner_id).await
 }

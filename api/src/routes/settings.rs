@@ -3,7 +3,6 @@
 
 use axum::extract::State;
 use domain::{
-    audit::Actor,
     settings::{self, ClientSettings, ClientSettingsPatch, PartnerSettings, PartnerSettingsPatch},
 };
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -19,6 +18,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(partner_get, partner_patch))
         .routes(routes!(client_get, client_patch))
+        .routes(routes!(client_domain))
 }
 
 /// Server Security, Landing page and the documentation link.
@@ -34,7 +34,7 @@ pub async fn partner_get(auth: PartnerAuth, State(state): State<AppState>) -> Ap
     responses((status = 200, body = PartnerSettings), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn partner_patch(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<PartnerSettingsPatch>) -> ApiResult<Json<PartnerSettings>> {
     let mut tx = state.pool.begin().await?;
-    let s = settings::update_partner(&mut tx, auth.partner_id, &req, Actor::partner(auth.partner_id)).await?;
+    let s = settings::update_partner(&mut tx, auth.partner_id, &req, auth.actor()).await?;
     tx.commit().await?;
     Ok(Json(s))
 }
@@ -53,7 +53,43 @@ pub async fn client_get(_auth: SuperAdminAuth, State(state): State<AppState>, Pa
     responses((status = 200, body = ClientSettings), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn client_patch(auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Json(req): Json<ClientSettingsPatch>) -> ApiResult<Json<ClientSettings>> {
     let mut tx = state.pool.begin().await?;
-    let s = settings::update_client(&mut tx, partner_id, &req, Actor::superadmin(auth.admin_id)).await?;
+    let s = settings::update_client(&mut tx, partner_id, &req, auth.actor()).await?;
     tx.commit().await?;
     Ok(Json(s))
+}
+
+#[derive(Debug, serde::Deserialize, utoipa::ToSchema)]
+pub struct DomainRequest {
+    #[serde(default)]
+    pub subdomain: String,
+}
+
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct DomainChanged {
+    pub job_id: String,
+    pub subdomain: String,
+    /// The site's address once the job has activated it.
+    pub url: String,
+}
+
+/// Update Domain: the client's site moves to a new sub-domain. The old one stops serving the
+/// site at once; the new one is claimed in the transaction that enqueues `provision_subdomain`,
+/// which activates it (poll `/api/v1/jobs/{job_id}`). 409 when another client holds it.
+#[utoipa::path(put, path = "/superadmin/clients/{id}/subdomain", tag = "settings", params(("id" = i64, Path)), request_body = DomainRequest,
+    responses((status = 202, body = DomainChanged), (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+pub async fn client_domain(auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Json(req): Json<DomainRequest>) -> ApiResult<(axum::http::StatusCode, Json<DomainChanged>)> {
+    let name = domain::subdomains::parse(&req.subdomain)?;
+    let mut tx = state.pool.begin().await?;
+    domain::subdomains::claim_as(&mut tx, partner_id, &name, auth.actor()).await.map_err(|e| match e {
+        domain::Error::Conflict(m) => {
+            let mut err = crate::error::ApiError::conflict(m.clone());
+            err.fields.insert("subdomain".into(), m);
+            err
+        }
+        other => other.into(),
+    })?;
+    let job_id = jobs::enqueue(&mut tx, &jobs::ProvisionSubdomain { partner_id, subdomain: name.clone() }).await?;
+    tx.commit().await?;
+    let url = state.config.partner_site_url(&name);
+    Ok((axum::http::StatusCode::ACCEPTED, Json(DomainChanged { job_id, subdomain: name, url })))
 }

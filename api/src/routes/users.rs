@@ -3,7 +3,6 @@
 
 use axum::{extract::State, http::StatusCode};
 use domain::{
-    audit::Actor,
     mail::{Mail, SendMail},
     paging::{Page, PageParams},
     users::{self, NewUser, User},
@@ -113,7 +112,7 @@ pub struct UpdateUser {
     responses((status = 200, body = User), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn update(auth: PartnerAuth, State(state): State<AppState>, Path(id): Path<i64>, Json(req): Json<UpdateUser>) -> ApiResult<Json<User>> {
     let mut tx = state.pool.begin().await?;
-    let user = users::update_flags(&mut tx, auth.partner_id, id, req.is_active, req.full_access, Actor::partner(auth.partner_id)).await?;
+    let user = users::update_flags(&mut tx, auth.partner_id, id, req.is_active, req.full_access, auth.actor()).await?;
     tx.commit().await?;
     Ok(Json(user))
 }

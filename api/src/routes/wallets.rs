@@ -37,8 +37,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(client_user_entry))
 }
 
-/// A credit or a debit. `amount_paise` is a positive whole number of paise (a string of
-/// digits is accepted too). `idempotency_key` (or the `Idempotency-Key` header): the same key
+/// A credit or a debit. `amount_paise` is a positive whole number of paise, a JSON integer
+/// (`domain::money::Paise`: a string, even of digits, is refused). `idempotency_key` (or the `Idempotency-Key` header): the same key
 /// with the same request returns the first entry and moves nothing; with another request, 409.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct EntryRequest {
@@ -48,7 +48,7 @@ pub struct EntryRequest {
     pub entry_type: Option<String>,
     #[serde(default)]
     #[schema(value_type = i64, example = 50000)]
-    pub amount_paise: serde_json::Value,
+    pub amount_paise: domain::money::Paise,
     #[serde(default)]
     pub idempotency_key: Option<String>,
     /// A note kept on the ledger entry (at most 200 characters).
@@ -83,15 +83,7 @@ impl EntryRequest {
             }
             Err(e) => return Err(e.into()),
         };
-        let amount = match &self.amount_paise {
-            serde_json::Value::Null => Err("Amount is required"),
-            serde_json::Value::Number(n) => n.as_i64().ok_or("Amount must be a whole number of paise"),
-            serde_json::Value::String(s) if s.trim().is_empty() => Err("Amount is required"),
-            serde_json::Value::String(s) => s.trim().parse::<i64>().map_err(|_| "Amount must be a whole number of paise"),
-            _ => Err("Amount must be a whole number of paise"),
-        }
-        .and_then(|a| wallets::check_amount(a).map_err(|_| if a <= 0 { "Amount must be greater than zero" } else { "Amount is too large" }));
-        let amount_paise = match amount {
+        let amount_paise = match self.amount_paise.amount() {
             Ok(a) => Some(a),
             Err(m) => {
                 v.add("amount_paise", m);
@@ -207,7 +199,7 @@ pub struct AlertRequest {
 pub async fn set_alert(auth: PartnerAuth, State(state): State<AppState>, Path(kind): Path<String>, Json(req): Json<AlertRequest>) -> ApiResult<Json<WalletView>> {
     let kind = kind_of(&kind)?;
     let mut tx = state.pool.begin().await?;
-    let view = wallets::set_alert_threshold(&mut tx, Owner::Partner(auth.partner_id), kind, req.threshold_paise, Actor::partner(auth.partner_id)).await?;
+    let view = wallets::set_alert_threshold(&mut tx, Owner::Partner(auth.partner_id), kind, req.threshold_paise, auth.actor()).await?;
     tx.commit().await?;
     Ok(Json(view))
 }
@@ -248,7 +240,7 @@ pub async fn user_entry(
 ) -> ApiResult<Json<EntryCreated>> {
     let kind = kind_of(&kind)?;
     let req = req.parse(&headers)?;
-    move_money(&state, Owner::User { partner_id: auth.partner_id, user_id }, kind, req, Actor::partner(auth.partner_id)).await
+    move_money(&state, Owner::User { partner_id: auth.partner_id, user_id }, kind, req, auth.actor()).await
 }
 
 /// A client's (partner's) wallets (client details, Credits).
@@ -286,7 +278,7 @@ pub async fn client_entry(
 ) -> ApiResult<Json<EntryCreated>> {
     let kind = kind_of(&kind)?;
     let req = req.parse(&headers)?;
-    move_money(&state, Owner::Partner(partner_id), kind, req, Actor::superadmin(auth.admin_id)).await
+    move_money(&state, Owner::Partner(partner_id), kind, req, auth.actor()).await
 }
 
 /// Every partner wallet's transactions (super admin, Wallet Transactions): date, type, amount,
@@ -342,5 +334,5 @@ pub async fn client_user_entry(
 ) -> ApiResult<Json<EntryCreated>> {
     let kind = kind_of(&kind)?;
     let req = req.parse(&headers)?;
-    move_money(&state, Owner::User { partner_id, user_id }, kind, req, Actor::superadmin(auth.admin_id)).await
+    move_money(&state, Owner::User { partner_id, user_id }, kind, req, auth.actor()).await
 }

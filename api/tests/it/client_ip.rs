@@ -47,3 +47,24 @@ async fn ipv6_clients_are_limited_per_64() {
     let statuses = wrong_sign_ins(&app, 1, |_| "2001:db8:7:8::1".into()).await;
     assert_eq!(statuses, [401]);
 }
+
+#[tokio::test]
+async fn the_audit_log_records_the_client_address_of_a_change() {
+    let app = TestApp::spawn().await;
+    let p = crate::fixtures::partner(&app, "audited").await;
+    let u = crate::fixtures::user(&app, p.id, 1).await;
+    let res = app
+        .client
+        .post(app.url(&format!("/api/v1/partner/users/{u}/wallets/api/entries")))
+        .bearer_auth(&p.token)
+        .json(&serde_json::json!({"type": "credit", "amount_paise": 500}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let ip: Option<String> = sqlx::query_scalar("SELECT host(client_ip) FROM audit_log WHERE action LIKE 'wallet%' ORDER BY id DESC LIMIT 1")
+        .fetch_one(&app.db.pool)
+        .await
+        .unwrap();
+    assert_eq!(ip.as_deref(), Some("127.0.0.1"), "the peer, as the limits and the gateway see it");
+}

@@ -367,3 +367,23 @@ async fn gateway_a_partners_key_never_reaches_another_partners_user_or_data() {
     // B's own key is refused by B's settings.
     assert_eq!(gs::verify(&app, &app.base, &b.key, "pan_check", &json!({"id_number": "X"})).await.0, 403);
 }
+
+#[tokio::test]
+async fn gateway_charge_crossing_a_threshold_queues_one_alert_with_the_charge() {
+    let app = TestApp::spawn().await;
+    let up = Upstream::start().await;
+    let s = gs::live(&app, "lowbal", &up.base, "pan_check", 300, 1_000, 10_000).await;
+    sqlx::query("UPDATE wallets SET low_balance_threshold_paise = 500 WHERE id = $1").bind(s.user_wallet).execute(&app.db.pool).await.unwrap();
+    let alerts = || async {
+        sqlx::query_scalar::<_, i64>("SELECT count(*) FROM apalis.jobs WHERE job_type = 'send_mail' AND convert_from(job, 'UTF8') LIKE '%threshold_paise%'")
+            .fetch_one(&app.db.pool)
+            .await
+            .unwrap()
+    };
+    // 1,000 → 700 stays above ₹5; 700 → 400 crosses it; 400 → 100 is already below.
+    for expected in [0, 1, 1] {
+        let (status, _, _) = gs::verify(&app, &app.url(""), &s.key, "pan_check", &json!({"id_number": "A"})).await;
+        assert_eq!(status, 200);
+        assert_eq!(alerts().await, expected, "the charger queues the alert itself, once per crossing");
+    }
+}

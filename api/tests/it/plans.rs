@@ -83,6 +83,7 @@ async fn plan_price_lists_validate_before_queueing() {
     // Mistakes answer 422 at once and queue nothing.
     for (body, field, msg) in [
         (json!({"prices": [{"service": "pan_a", "price_paise": -1}, {"service": "pan_a", "price_paise": 5}]}), "prices[0].price_paise", "Price cannot be negative"),
+        (json!({"prices": [{"service": "pan_a", "price_paise": "5"}]}), "prices[0].price_paise", "Price must be a number"),
         (json!({"prices": [{"service": "pan_a", "price_paise": 1}, {"service": "nope", "price_paise": 5}]}), "prices[1].service", "Unknown service: nope"),
         (json!({"prices": [{"service": "pan_a", "price_paise": 1}, {"service": "pan_a", "price_paise": 5}]}), "prices[1].service", "pan_a is listed twice"),
         (json!({"prices": []}), "prices", "Add at least one price"),
@@ -111,7 +112,10 @@ async fn plan_add_new_service_messages() {
         (json!({"plan_type": "pro", "service": "pan_a"}), "price_paise", "Price is required"),
         (json!({"plan_type": "pro", "service": "pan_a", "price": ""}), "price_paise", "Price is required"),
         (json!({"plan_type": "pro", "service": "pan_a", "price": -3}), "price_paise", "Price cannot be negative"),
-        (json!({"plan_type": "pro", "service": "pan_a", "price": "-3"}), "price_paise", "Price cannot be negative"),
+        (json!({"plan_type": "pro", "service": "pan_a", "price": -0.5}), "price_paise", "Price cannot be negative"),
+        (json!({"plan_type": "pro", "service": "pan_a", "price": 4.5}), "price_paise", "Price must be a whole number of paise"),
+        // Money is a JSON integer: a string of digits is refused like any other string.
+        (json!({"plan_type": "pro", "service": "pan_a", "price": "450"}), "price_paise", "Price must be a number"),
         (json!({"plan_type": "pro", "service": "pan_a", "price": "abc"}), "price_paise", "Price must be a number"),
         (json!({"plan_type": "pro", "service": "pan_a", "price": true}), "price_paise", "Price must be a number"),
         (json!({"plan_type": "pro", "service": "nope", "price": 3}), "service", "Unknown service: nope"),
@@ -124,7 +128,7 @@ async fn plan_add_new_service_messages() {
     let (s, b) = app.post(path, &json!({}), Some(&admin)).await;
     assert_eq!(s, 422);
     assert_eq!(b["error"]["fields"].as_object().unwrap().len(), 3, "all three at once: {b}");
-    let (s, b) = app.post(path, &json!({"plan_type": "pro", "service": "pan_a", "price": "450"}), Some(&admin)).await;
+    let (s, b) = app.post(path, &json!({"plan_type": "pro", "service": "pan_a", "price": 450}), Some(&admin)).await;
     assert_eq!(s, 201, "{b}");
     assert_eq!(b, json!({"plan": "pro", "service": "pan_a", "price_paise": 450}));
     assert_eq!(slab(&app, "pro", "pan_a").await, Some(450));

@@ -84,6 +84,8 @@ async fn price_changes_are_validated_all_or_nothing() {
     for (body, field, msg) in [
         (json!({"prices": [{"service": "pan_a", "price_paise": 5}, {"service": "nope", "price_paise": 5}]}), "prices[1].service", "Unknown service: nope"),
         (json!({"prices": [{"service": "pan_a", "price_paise": -1}]}), "prices[0].price_paise", "Price cannot be negative"),
+        (json!({"prices": [{"service": "pan_a", "price_paise": "500"}]}), "prices[0].price_paise", "Price must be a number"),
+        (json!({"prices": [{"service": "pan_a", "price_paise": 2.5}]}), "prices[0].price_paise", "Price must be a whole number of paise"),
         (json!({"prices": []}), "prices", "Change at least one price"),
     ] {
         let (s, b) = put(&app, &path, &body, Some(&p.token)).await;

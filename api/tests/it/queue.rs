@@ -168,6 +168,23 @@ async fn finished_jobs_are_pruned_after_the_retention() {
     set(&ids[3], "UPDATE apalis.jobs SET status = 'Failed', attempts = max_attempts, done_at = now() - interval '2 hours' WHERE id = $1").await;
     set(&ids[4], "UPDATE apalis.jobs SET status = 'Pending', attempts = 0, done_at = NULL, run_at = now() + interval '1 hour' WHERE id = $1").await;
     domain::job_owners::record(&mut app.db.pool.acquire().await.unwrap(), &ids[0], p.id).await.unwrap();
+    // Rows that only grow: a session, a token and a failure window two days past their end go,
+    // live ones stay.
+    for sql in [
+        "INSERT INTO sessions (id, principal_kind, principal_id, expires_at) VALUES (gen_random_uuid(), 'partner', 1, now() - interval '2 days'), (gen_random_uuid(), 'partner', 1, now() + interval '1 hour')",
+        "INSERT INTO sign_in_attempts (account, attempts, window_start) VALUES ('old', 3, now() - interval '2 days'), ('new', 3, now())",
+    ] {
+        sqlx::query(sql).execute(&app.db.pool).await.unwrap();
+    }
+    sqlx::query(
+        "INSERT INTO one_time_tokens (token_hash, purpose, subject_kind, subject_id, expires_at)
+         VALUES ('\\x01', 'reset_password', 'partner', 1, now() - interval '2 days'), ('\\x02', 'reset_password', 'partner', 1, now() + interval '1 hour')",
+    )
+    .execute(&app.db.pool)
+    .await
+    .unwrap();
+    let tokens_before: i64 = sqlx::query_scalar("SELECT count(*) FROM one_time_tokens").fetch_one(&app.db.pool).await.unwrap();
+    let live_sessions: i64 = sqlx::query_scalar("SELECT count(*) FROM sessions WHERE expires_at > now()").fetch_one(&app.db.pool).await.unwrap();
 
     let ctx = jobs::JobContext::new(app.db.pool.clone(), app.config.clone()).unwrap();
     let at = chrono::Utc::now();
@@ -179,4 +196,34 @@ async fn finished_jobs_are_pruned_after_the_retention() {
     assert_eq!(left, [ids[1].clone(), ids[2].clone(), ids[4].clone(), prune], "old finished jobs gone, the rest kept");
     let owners: i64 = sqlx::query_scalar("SELECT count(*) FROM job_owners").fetch_one(&app.db.pool).await.unwrap();
     assert_eq!(owners, 0, "a pruned job's owner row goes with it");
+    let left: (i64, i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM sessions WHERE expires_at < now()), (SELECT count(*) FROM sessions WHERE expires_at > now()),
+                (SELECT count(*) FROM sign_in_attempts WHERE account = 'old')",
+    )
+    .fetch_one(&app.db.pool)
+    .await
+    .unwrap();
+    assert_eq!(left, (0, live_sessions, 0), "expired rows gone, live sessions kept");
+    let tokens_after: i64 = sqlx::query_scalar("SELECT count(*) FROM one_time_tokens").fetch_one(&app.db.pool).await.unwrap();
+    assert_eq!(tokens_after, tokens_before - 1, "the expired token gone, the live one kept");
+}
+
+#[tokio::test]
+async fn a_contact_enquiry_is_kept_and_its_mail_carries_only_its_id() {
+    let app = TestApp::spawn().await;
+    let form = json!({"name": "Kavya Iyer", "email": "kavya@example.in", "mobile": "9811122233", "message": "Pricing for 10,000 PAN checks?"});
+    let (s, b) = post_as(&app, &fresh_ip(), "/api/v1/public/contact", &form, None).await;
+    assert_eq!(s, 202, "{b}");
+    let all = payloads(&app).await;
+    assert_eq!(all.len(), 1);
+    for personal in ["Kavya", "kavya@example.in", "9811122233", "PAN checks"] {
+        assert!(!all[0].contains(personal), "{personal:?} in the queue: {}", all[0]);
+    }
+    let kept: (String, String) = sqlx::query_as("SELECT name, message FROM contact_requests").fetch_one(&app.db.pool).await.unwrap();
+    assert_eq!(kept, ("Kavya Iyer".into(), "Pricing for 10,000 PAN checks?".into()));
+    assert_eq!(app.run_pending_jobs().await, 1);
+    let mails = testkit::outbox_mails(&app.config);
+    assert_eq!(mails.len(), 1);
+    assert_eq!((mails[0].to.as_str(), mails[0].subject.as_str()), ("sales@provider.test", "Contact form: Kavya Iyer"));
+    assert!(mails[0].text.contains("Phone: 9811122233") && mails[0].text.contains("Email: kavya@example.in"), "{}", mails[0].text);
 }

@@ -51,6 +51,20 @@ async fn seed_is_complete_consistent_and_idempotent() {
     let funded: i64 = sqlx::query_scalar("SELECT count(*) FROM wallets WHERE balance_paise > 0").fetch_one(pool).await.unwrap();
     assert!(funded >= 40);
 
+    // The price shown is the price charged: every demo call cost what API Price shows its user.
+    let partner: i64 = sqlx::query_scalar("SELECT id FROM partners WHERE email = 'demo@example.in'").fetch_one(pool).await.unwrap();
+    let calls: Vec<(i64, String, i64, i64)> =
+        sqlx::query_as("SELECT DISTINCT user_id, service, amount_paise, user_amount_paise FROM api_transactions").fetch_all(pool).await.unwrap();
+    let mut conn = pool.acquire().await.unwrap();
+    let mut sources = std::collections::HashSet::new();
+    for (user, service, amount, user_amount) in &calls {
+        let p = domain::pricing::resolve(&mut conn, partner, Some(*user), service).await.unwrap().unwrap();
+        assert_eq!((p.amount_paise, p.user_amount_paise), (*amount, *user_amount), "user {user}, {service}");
+        sources.insert(format!("{:?}", p.user_amount_source));
+    }
+    assert!(["User", "Selling", "Margin"].iter().all(|s| sources.contains(*s)), "every level shows in the demo: {sources:?}");
+    drop(conn);
+
     domain::seed::run(pool, "admin@seed.test", "Admin-pass-1").await.unwrap();
     assert_eq!(counts(pool).await, first, "a second seed changed something");
     let hash_before: String = sqlx::query_scalar("SELECT password_hash FROM super_admins").fetch_one(pool).await.unwrap();

@@ -219,7 +219,7 @@ async fn wallet_overdraft_is_402_and_writes_nothing() {
     let app = TestApp::spawn().await;
     let p = fixtures::partner(&app, "overdraft").await;
     let admin = app.superadmin_token();
-    let (s, _) = app.post(&format!("/api/v1/superadmin/clients/{}/wallets/api/entries", p.id), &json!({"type": "Credit", "amount_paise": "700"}), Some(&admin)).await;
+    let (s, _) = app.post(&format!("/api/v1/superadmin/clients/{}/wallets/api/entries", p.id), &json!({"type": "Credit", "amount_paise": 700}), Some(&admin)).await;
     assert_eq!(s, 200);
     let before = (count(&app, "SELECT count(*) FROM wallet_entries").await, count(&app, "SELECT count(*) FROM audit_log").await);
     let (s, b) = app.post(&format!("/api/v1/superadmin/clients/{}/wallets/api/entries", p.id), &json!({"type": "debit", "amount_paise": 701, "idempotency_key": "k1"}), Some(&admin)).await;
@@ -297,6 +297,8 @@ async fn wallet_entry_validation_messages() {
         (json!({"type": "credit", "amount_paise": 1_000_000_000_001i64}), "amount_paise", "Amount is too large"),
         (json!({"type": "credit", "amount_paise": 10.5}), "amount_paise", "Amount must be a whole number of paise"),
         (json!({"type": "credit", "amount_paise": "ten"}), "amount_paise", "Amount must be a whole number of paise"),
+        (json!({"type": "credit", "amount_paise": "700"}), "amount_paise", "Amount must be a whole number of paise"),
+        (json!({"type": "credit", "amount_paise": {"value": 700}}), "amount_paise", "Amount must be a whole number of paise"),
         (json!({"type": "credit"}), "amount_paise", "Amount is required"),
         (json!({"amount_paise": 5}), "type", "Type is required"),
         (json!({"type": "refund", "amount_paise": 5}), "type", "Type must be credit or debit"),

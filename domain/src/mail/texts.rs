@@ -40,6 +40,11 @@ pub fn account_created(to: &str, first_name: &str, user_id: i64) -> Email {
     )
 }
 
+/// The SMTP step's 'send test mail', to the partner's own address through its own server.
+pub fn smtp_test(to: &str, host: &str) -> Email {
+    Email::new(to, "Test mail from your SMTP settings", format!("This is a test message sent through your mail server {host}. Your SMTP settings work.\n"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -86,8 +86,8 @@ pub enum Outcome {
 }
 
 /// What a batch did besides its outcomes: wallets that crossed their low-balance threshold (the
-/// caller queues one alert each in the same transaction).
-pub struct Applied {
+/// batch queues one alert each in the same transaction, in `commit_batch`).
+struct Applied {
     pub outcomes: Vec<Outcome>,
     pub low_balances: Vec<LowBalance>,
 }
@@ -126,6 +126,20 @@ impl Entries {
         self.actor.push(actor);
         self.actor_id.push(actor_id);
     }
+}
+
+/// Gateway transactions still `pending` after `older_than`, oldest first, at most `limit`: the
+/// calls a crashed api process never settled (`settle_pending` refunds them).
+pub async fn stale_pending(pool: &PgPool, older_than: std::time::Duration, limit: usize) -> Result<Vec<i64>> {
+    Ok(sqlx::query_scalar(
+        "SELECT id FROM api_transactions
+          WHERE status = 'pending' AND created_at < now() - $1 * interval '1 second'
+          ORDER BY created_at LIMIT $2",
+    )
+    .bind(older_than.as_secs_f64())
+    .bind(limit as i64)
+    .fetch_all(pool)
+    .await?)
 }
 
 /// The ledger reference of a gateway transaction's entries.
@@ -172,7 +186,7 @@ struct SettledRow {
 
 /// Applies `items` in arrival order on `conn`, which must be inside a transaction (the caller
 /// commits). See the module doc.
-pub async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied> {
+async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied> {
     let mut outcomes: Vec<Option<Outcome>> = vec![None; items.len()];
 
     // 1. Settlements: only transactions still pending change; a transaction named twice in one
@@ -463,10 +477,6 @@ async fn write_logs(conn: &mut PgConnection, items: &[Item], settled: &HashMap<i
     Ok(())
 }
 
-/// Queues the alert mails of a batch on its transaction. The api and the jobs pass the ledger's
-/// alert function; tests may pass one that records.
-pub type AlertFn = for<'c> fn(&'c mut PgConnection, &'c [LowBalance]) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<()>> + Send + 'c>>;
-
 struct Request {
     item: Item,
     reply: oneshot::Sender<Result<Outcome, String>>,
@@ -480,9 +490,9 @@ pub struct Charger {
 
 impl Charger {
     /// Starts the task on the current runtime. It ends when every `Charger` clone is dropped.
-    pub fn spawn(pool: PgPool, alert: AlertFn) -> Self {
+    pub fn spawn(pool: PgPool) -> Self {
         let (tx, rx) = mpsc::channel(MAX_BATCH * 16);
-        tokio::spawn(run(pool, alert, rx));
+        tokio::spawn(run(pool, rx));
         Self { tx }
     }
 
@@ -503,11 +513,11 @@ impl Charger {
     }
 }
 
-async fn run(pool: PgPool, alert: AlertFn, mut rx: mpsc::Receiver<Request>) {
+async fn run(pool: PgPool, mut rx: mpsc::Receiver<Request>) {
     let mut batch: Vec<Request> = Vec::with_capacity(MAX_BATCH);
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
         let items: Vec<Item> = batch.iter().map(|r| r.item.clone()).collect();
-        let result = commit_batch(&pool, alert, &items).await;
+        let result = commit_batch(&pool, &items).await;
         match result {
             Ok(outcomes) => {
                 for (r, o) in batch.drain(..).zip(outcomes) {
@@ -526,16 +536,18 @@ async fn run(pool: PgPool, alert: AlertFn, mut rx: mpsc::Receiver<Request>) {
 }
 
 /// One batch in its own transaction, retried when Postgres picks it as a deadlock victim or a
-/// serialization failure (nothing of it was written then).
-pub async fn commit_batch(pool: &PgPool, alert: AlertFn, items: &[Item]) -> Result<Vec<Outcome>> {
+/// serialization failure (nothing of it was written then). The low-balance alerts of the batch
+/// are queued on the same transaction, as `wallets::apply` does for a single movement, so no
+/// caller can move money without them.
+pub async fn commit_batch(pool: &PgPool, items: &[Item]) -> Result<Vec<Outcome>> {
     let mut attempt = 0;
     loop {
         attempt += 1;
         let result = async {
             let mut tx = pool.begin().await?;
             let applied = apply_batch(&mut tx, items).await?;
-            if !applied.low_balances.is_empty() {
-                alert(&mut tx, &applied.low_balances).await?;
+            for low in &applied.low_balances {
+                super::queue_alert(&mut tx, low).await?;
             }
             tx.commit().await?;
             Ok::<_, Error>(applied.outcomes)

@@ -34,5 +34,7 @@ export const paths = {
     walletTransactions: '/superadmin/wallet-transactions',
     apis: '/superadmin/apis',
     testApis: '/superadmin/test-apis',
+    jobs: '/superadmin/jobs',
+    mail: '/superadmin/mail',
   },
 } as const;

@@ -4,6 +4,8 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { authKeys } from '@/features/auth/api/keys';
 import { clientsKeys } from '@/features/clients/api/keys';
+import { ipAccessKeys } from '@/features/ip-access/api/keys';
+import { ipHitsKeys } from '@/features/ip-hits/api/keys';
 import { onboardingKeys } from '@/features/onboarding/api/keys';
 import { plansKeys } from '@/features/plans/api/keys';
 import { usersKeys } from '@/features/users/api/keys';
@@ -34,4 +36,15 @@ export function refreshPartnerSession(queryClient: QueryClient) {
 export function refreshClient(queryClient: QueryClient, clientId: number) {
   queryClient.invalidateQueries({ queryKey: clientsKeys.detail(clientId) });
   queryClient.invalidateQueries({ queryKey: clientsKeys.lists() });
+}
+
+/** The partner's selling prices changed: My Plan shows them beside the cost. */
+export function refreshMyPlan(queryClient: QueryClient) {
+  queryClient.invalidateQueries({ queryKey: plansKeys.mine() });
+}
+
+/** An IP was blocked or unblocked: IP Hits shows its status, the Blocked IPs tab the record. */
+export function refreshIpLists(queryClient: QueryClient) {
+  queryClient.invalidateQueries({ queryKey: ipHitsKeys.all });
+  queryClient.invalidateQueries({ queryKey: ipAccessKeys.list('blocked') });
 }

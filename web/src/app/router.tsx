@@ -23,6 +23,11 @@ const AddUserManually = lazy(() => import('./routes/admin/add-user-manually'));
 const UserAccounts = lazy(() => import('./routes/admin/user-accounts'));
 const UserDetail = lazy(() => import('./routes/admin/user-detail'));
 const MyTransactions = lazy(() => import('./routes/admin/my-transactions'));
+const UserTransactions = lazy(() => import('./routes/admin/user-transactions'));
+const MyApis = lazy(() => import('./routes/admin/my-apis'));
+const WhitelistIp = lazy(() => import('./routes/admin/whitelist-ip'));
+const IpHits = lazy(() => import('./routes/admin/ip-hits'));
+const MyAccount = lazy(() => import('./routes/admin/my-account'));
 const MyPlan = lazy(() => import('./routes/admin/my-plan'));
 const SaClients = lazy(() => import('./routes/superadmin/clients'));
 const SaClientDetails = lazy(() => import('./routes/superadmin/client-details'));
@@ -30,6 +35,8 @@ const SaPlans = lazy(() => import('./routes/superadmin/plans'));
 const SaWalletTransactions = lazy(() => import('./routes/superadmin/wallet-transactions'));
 const SaApis = lazy(() => import('./routes/superadmin/apis'));
 const SaTestApis = lazy(() => import('./routes/superadmin/test-apis'));
+const SaJobs = lazy(() => import('./routes/superadmin/jobs'));
+const SaMail = lazy(() => import('./routes/superadmin/mail'));
 const Placeholder = lazy(() => import('./routes/placeholder'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
@@ -57,14 +64,14 @@ export const routes: RouteObject[] = [
           { path: paths.userDetail, element: el(UserDetail) },
           { path: paths.addUserManually, element: el(AddUserManually) },
           { path: paths.resetPassword, element: el(ResetPassword) },
-          { path: paths.userTransactions, element: titled('User Transactions') },
+          { path: paths.userTransactions, element: el(UserTransactions) },
           { path: paths.myTransactions, element: el(MyTransactions) },
           { path: paths.myPlan, element: el(MyPlan) },
-          { path: paths.myApis, element: titled('My APIs') },
+          { path: paths.myApis, element: el(MyApis) },
           { path: paths.trubank, element: titled('TruBank') },
-          { path: paths.myAccount, element: titled('My Account') },
-          { path: paths.whitelistIp, element: titled('Whitelist IP') },
-          { path: paths.ipHits, element: titled('IP Hits') },
+          { path: paths.myAccount, element: el(MyAccount) },
+          { path: paths.whitelistIp, element: el(WhitelistIp) },
+          { path: paths.ipHits, element: el(IpHits) },
         ],
       },
     ],
@@ -85,6 +92,8 @@ export const routes: RouteObject[] = [
           { path: paths.superadmin.walletTransactions, element: el(SaWalletTransactions) },
           { path: paths.superadmin.apis, element: el(SaApis) },
           { path: paths.superadmin.testApis, element: el(SaTestApis) },
+          { path: paths.superadmin.jobs, element: el(SaJobs) },
+          { path: paths.superadmin.mail, element: el(SaMail) },
         ],
       },
     ],

@@ -31,6 +31,8 @@ export type RupeeMessages = {
   /** When set, zero is refused with this text (credits and debits). */
   positive?: string;
   decimals?: string;
+  /** When set, only whole rupees are accepted and a decimal is refused with this text. */
+  whole?: string;
 };
 
 /**
@@ -50,6 +52,7 @@ export function rupeeField(m: RupeeMessages) {
     if (n < 0) return fail(m.negative);
     const paise = rupeesToPaise(s.replace(/^\+/, ''));
     if (paise === null) return fail(m.decimals ?? 'Enter at most 2 decimal places');
+    if (m.whole && paise % 100 !== 0) return fail(m.whole);
     if (m.positive && paise === 0) return fail(m.positive);
     return paise;
   });

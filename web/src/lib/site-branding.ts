@@ -11,7 +11,7 @@ export type SiteBranding = {
   theme: Theme;
 };
 
-/** The branding of the partner site this page is served on (by Host); null on the platform's own. */
+/** The branding of the partner site this page is served on (by Host); null on the platform's own (204). */
 export async function getSiteBranding(): Promise<SiteBranding | null> {
   try {
     const b = await api.get<SiteBranding>('/public/branding', { auth: 'none' });

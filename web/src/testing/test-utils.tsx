@@ -19,10 +19,10 @@ export function renderRoutes(routes: RouteObject[], path: string) {
 }
 
 /**
- * The platform's own domain: no partner site, so GET /public/branding answers 404 as the server
- * does there. Spread into mockApi by tests of pages that show the site's brand.
+ * The platform's own domain: no partner site, so GET /public/branding answers 204 (nothing to
+ * brand) as the server does there. Spread into mockApi by tests of pages that show the site's brand.
  */
-export const platformSite = { 'GET /public/branding': { status: 404 } } as const;
+export const platformSite = { 'GET /public/branding': { status: 204 } } as const;
 
 /** One request the mock API answered, as the app sent it. */
 export type ApiCall = {

@@ -16,6 +16,7 @@ export const adminNav: NavItem[] = [
   { label: 'User Transactions', to: paths.userTransactions },
   { label: 'My Transactions', to: paths.myTransactions },
   { label: 'My Plan', to: paths.myPlan },
+  { label: 'My APIs', to: paths.myApis },
   { label: 'TruBank', to: paths.trubank },
   { label: 'My Account', to: paths.myAccount },
   { label: 'Whitelist IP', to: paths.whitelistIp },

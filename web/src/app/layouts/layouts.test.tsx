@@ -40,7 +40,7 @@ describe('AdminLayout', () => {
     const menu = screen.getByRole('complementary', { name: 'Main menu' });
     const labels = within(menu).getAllByRole('listitem').map((li) => li.textContent);
     expect(labels).toEqual([
-      'Dashboard', 'User Accounts', 'Add User Manually', 'User Transactions', 'My Transactions', 'My Plan',
+      'Dashboard', 'User Accounts', 'Add User Manually', 'User Transactions', 'My Transactions', 'My Plan', 'My APIs',
       'TruBank', 'My Account', 'Whitelist IP', 'IP Hits', 'Reset Password', 'Logout',
     ]);
     expect(await screen.findByText('₹12,34,567.89')).toBeInTheDocument();
@@ -93,7 +93,7 @@ describe('SuperAdminLayout', () => {
     );
     const menu = screen.getByRole('complementary', { name: 'Super admin menu' });
     expect(within(menu).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'Dashboard', 'Clients', "Test API's", "API's", 'Plans', 'Wallet Transactions', 'Logout',
+      'Dashboard', 'Clients', "Test API's", "API's", 'Plans', 'Wallet Transactions', 'Jobs', 'Mail', 'Logout',
     ]);
     expect(screen.getByRole('heading', { name: 'Wallet Transactions' })).toBeInTheDocument();
     expect(await screen.findByText('root@platform.test')).toBeInTheDocument();

@@ -14,6 +14,8 @@ export const superAdminNav: NavItem[] = [
   { label: "API's", to: sa.apis },
   { label: 'Plans', to: sa.plans },
   { label: 'Wallet Transactions', to: sa.walletTransactions },
+  { label: 'Jobs', to: sa.jobs },
+  { label: 'Mail', to: sa.mail },
 ];
 
 const extraTitles: Record<string, string> = { [sa.clientDetails]: 'Client Details' };

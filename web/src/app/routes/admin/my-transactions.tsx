@@ -1,7 +1,14 @@
-// /my-transactions (spec part 2, §2.3): the Wallet transactions tab is built; API and
-// Product transactions show their title for now.
+// /my-transactions (spec part 2, §2.3): the partner's own side of its users' API calls and
+// purchases (what the partner paid, its balance after), each with the filter panel (User ID,
+// Email, PID, Services, Date; Apply and Clear), and its own wallet movements; 50 per page,
+// 'N of M', filter, tab and page in the URL.
+import { FilterPanel } from '@/components/ui/filter-panel';
 import { Tabs, useTabParam } from '@/components/ui/tabs';
+import { ExportCsvButton } from '@/features/exports/components/export-csv-button';
+import { PartnerTransactionsTable } from '@/features/transactions/components/partner-transactions-table';
 import { MyWalletEntries } from '@/features/wallets/components/wallet-entries-table';
+import { checkPartnerFilter, PARTNER_FILTER_KEYS, partnerFilterFields } from '@/lib/partner-filter';
+import { useUrlFilter } from '@/lib/url-filter';
 
 const TABS = [
   ['api', 'API transactions'],
@@ -13,12 +20,19 @@ const KEYS = TABS.map(([k]) => k);
 
 export default function MyTransactionsPage() {
   const [tab, setTab] = useTabParam<TabKey>(KEYS, 'api');
+  const filter = useUrlFilter(PARTNER_FILTER_KEYS);
   const title = TABS.find(([k]) => k === tab)?.[1] ?? '';
   return (
     <section className="page">
       <h1 className="page-title">My Transactions</h1>
       <Tabs tabs={TABS.map(([key, label]) => ({ key, label }))} active={tab} onChange={setTab}>
         <h2 className="tab-title">{title}</h2>
+        {tab !== 'wallet' && (
+          <FilterPanel name="Filter transactions" fields={partnerFilterFields} value={filter.values} onApply={filter.apply} onClear={filter.clear} check={checkPartnerFilter} />
+        )}
+        <ExportCsvButton kind={tab === 'api' ? 'api_transactions' : tab === 'product' ? 'product_transactions' : 'wallet_entries'} />
+        {tab === 'api' && <PartnerTransactionsTable kind="api" side="partner" filter={filter.values} />}
+        {tab === 'product' && <PartnerTransactionsTable kind="product" side="partner" filter={filter.values} />}
         {tab === 'wallet' && <MyWalletEntries />}
       </Tabs>
     </section>

@@ -1,10 +1,14 @@
-// /user-detail (spec part 1, 'User Detail'): the stored user's header and ten tabs. API
-// Transactions, Product Transactions, API Logs, Product Logs, API Price, Credits and Settings
-// are built; the rest show their title for now.
+// /user-detail (spec part 1, 'User Detail'): the stored user's header and ten tabs.
 import { Link } from 'react-router';
 import { Alert } from '@/components/ui/alert';
+import { ExportCsvButton } from '@/features/exports/components/export-csv-button';
+import { ExportRequests } from '@/features/exports/components/export-requests';
 import { Tabs, useTabParam } from '@/components/ui/tabs';
+import { useCatalogueSummary } from '@/features/catalogue/api/get-catalogue-summary';
+import { UserWhitelistTable } from '@/features/ip-access/components/whitelist-table';
+import { UserIpHitsTable } from '@/features/ip-hits/components/ip-hits-table';
 import { UserPriceTable } from '@/features/pricing/components/user-price-table';
+import { VisibilityTable } from '@/features/visibility/components/visibility-table';
 import { UserLogsTable } from '@/features/logs/components/user-logs-table';
 import { UserTransactionsTable } from '@/features/transactions/components/user-transactions-table';
 import { useUser } from '@/features/users/api/get-user';
@@ -30,6 +34,24 @@ const TABS = [
 type TabKey = (typeof TABS)[number][0];
 const KEYS = TABS.map(([k]) => k);
 
+const STATUS_TABS = [
+  ['api', 'Status by API name'],
+  ['category', 'Status by category name'],
+] as const;
+type StatusKey = (typeof STATUS_TABS)[number][0];
+
+/** API Status: Show or Hide per API and per category for this one user. */
+function ApiStatus({ userId }: { userId: number }) {
+  const [by, setBy] = useTabParam<StatusKey>(['api', 'category'], 'api', 'by');
+  const catalogue = useCatalogueSummary('partner');
+  return (
+    <Tabs tabs={STATUS_TABS.map(([key, label]) => ({ key, label }))} active={by} onChange={setBy}>
+      {catalogue.isError && <Alert message={{ kind: 'error', text: errorMessage(catalogue.error) }} />}
+      <VisibilityTable scope={{ scope: 'user', id: userId }} apis={catalogue.data?.items ?? []} by={by} loading={catalogue.isLoading} />
+    </Tabs>
+  );
+}
+
 export default function UserDetailPage() {
   const stored = readSelectedUser();
   const user = useUser(stored?.id ?? null);
@@ -51,19 +73,40 @@ export default function UserDetailPage() {
   const panel = (() => {
     switch (tab) {
       case 'api-transactions':
-        return <UserTransactionsTable userId={id} kind="api" />;
+        return (
+          <>
+            <ExportCsvButton kind="api_transactions" userId={id} />
+            <UserTransactionsTable userId={id} kind="api" />
+          </>
+        );
       case 'product-transactions':
-        return <UserTransactionsTable userId={id} kind="product" />;
+        return (
+          <>
+            <ExportCsvButton kind="product_transactions" userId={id} />
+            <UserTransactionsTable userId={id} kind="product" />
+          </>
+        );
       case 'api-logs':
-        return <UserLogsTable userId={id} kind="api" />;
+        return (
+          <>
+            <UserLogsTable userId={id} kind="api" />
+            <ExportRequests kind="api_logs" userId={id} />
+          </>
+        );
       case 'product-logs':
         return <UserLogsTable userId={id} kind="product" />;
       case 'api-price':
         return <UserPriceTable userId={id} />;
       case 'credits':
         return <CreditsPanel owner={{ scope: 'user', id }} />;
+      case 'ip-details':
+        return <UserIpHitsTable userId={id} />;
+      case 'whitelist-ips':
+        return <UserWhitelistTable userId={id} />;
       case 'settings':
         return <UserSettings user={data} />;
+      case 'api-status':
+        return <ApiStatus userId={id} />;
       default:
         return null;
     }

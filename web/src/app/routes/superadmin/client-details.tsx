@@ -1,6 +1,6 @@
 // /superadmin/client-details (spec part 2, §2.15): the stored client's header and side tabs.
-// Plan Details, Credits, API Pricing and Wallet Transactions are built; Settings has Change
-// Plan; the other tabs show their title for now.
+// Plan Details, Credits, API Pricing, Documentation, Settings (less Update Domain) and Wallet
+// Transactions and Api Logs are built; Users and API Status show their title for now.
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Alert } from '@/components/ui/alert';
@@ -10,9 +10,12 @@ import { useCatalogueSummary } from '@/features/catalogue/api/get-catalogue-summ
 import { useClient } from '@/features/clients/api/get-client';
 import { readSelectedClient } from '@/features/clients/api/selected-client';
 import { ClientHeader } from '@/features/clients/components/client-header';
+import { ClientLogsTable } from '@/features/logs/components/client-logs-table';
 import { ChangePlanForm } from '@/features/plans/components/change-plan-form';
 import { ClientPlanDetails } from '@/features/plans/components/client-plan-details';
 import { ClientPricing } from '@/features/plans/components/client-pricing';
+import { ClientSettingsPanel } from '@/features/settings/components/client-settings-panel';
+import { DocumentationForm } from '@/features/settings/components/documentation-form';
 import { CreditsPanel } from '@/features/wallets/components/credits-panel';
 import { OwnerWalletEntries } from '@/features/wallets/components/wallet-entries-table';
 import { errorMessage } from '@/lib/api-client';
@@ -63,8 +66,17 @@ export default function ClientDetailsPage() {
         return <ClientPricing clientId={id} services={catalogue.data?.items ?? []} />;
       case 'wallet-transactions':
         return <OwnerWalletEntries owner={{ scope: 'client', id }} />;
+      case 'api-logs':
+        return <ClientLogsTable clientId={id} services={catalogue.data?.items ?? []} />;
+      case 'documentation':
+        return <DocumentationForm clientId={id} />;
       case 'settings':
-        return <ChangePlanForm clientId={id} current={data.plan} onChanged={() => refreshClient(queryClient, id)} />;
+        return (
+          <div className="settings-stack">
+            <ClientSettingsPanel clientId={id} subdomain={data.subdomain} onDomainChanged={() => refreshClient(queryClient, id)} />
+            <ChangePlanForm clientId={id} current={data.plan} onChanged={() => refreshClient(queryClient, id)} />
+          </div>
+        );
       default:
         return null;
     }

@@ -14,6 +14,8 @@ const fields: [keyof ClientFilters, string][] = [
   ['user_id', 'User Id'],
 ];
 
+const EMPTY: ClientFilters = { first_name: '', last_name: '', email: '', phone_number: '', user_id: '' };
+
 export function ClientsFilter({ value, onApply, onClear }: Props) {
   const form = useZodForm<typeof clientFilterSchema, ClientFilters>(clientFilterSchema, value);
   const { setValues } = form;
@@ -30,7 +32,16 @@ export function ClientsFilter({ value, onApply, onClear }: Props) {
         ))}
       </div>
       <div className="button-row">
-        <button type="button" className="btn btn-secondary" onClick={onClear}>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          onClick={() => {
+            // Typed but not applied, the URL does not change: the inputs are emptied here.
+            setValues(EMPTY);
+            form.setErrors({});
+            onClear();
+          }}
+        >
           Clear
         </button>
         <button type="submit" className="btn btn-primary">

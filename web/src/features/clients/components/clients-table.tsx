@@ -49,7 +49,7 @@ export function ClientsTable({ onView }: { onView: (c: Client) => void }) {
   ];
 
   return (
-    <div className="page">
+    <div className="page clients-list">
       <div className="toolbar">
         <span className="muted">{clients.data ? `${clients.data.total} clients` : ''}</span>
         <button type="button" className="btn btn-secondary" aria-expanded={showFilter} onClick={() => setShowFilter((s) => !s)}>

@@ -16,6 +16,8 @@ export type PartnerMe = {
   plan: string | null;
   title: string | null;
   description: string | null;
+  logo_key: string | null;
+  favicon_key: string | null;
   logo_url: string | null;
   favicon_url: string | null;
   theme: Theme | null;

@@ -5,4 +5,5 @@ export const onboardingKeys = {
   me: () => [...onboardingKeys.all, 'me'] as const,
   status: () => [...onboardingKeys.all, 'status'] as const,
   subdomain: (name: string) => [...onboardingKeys.all, 'subdomain', name] as const,
+  smtp: () => [...onboardingKeys.all, 'smtp'] as const,
 };

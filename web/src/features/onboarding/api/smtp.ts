@@ -1,5 +1,7 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
+import { onboardingKeys } from './keys';
 
 export const smtpSchema = z.object({
   host: z.string().trim().min(1, 'Host is required'),
@@ -23,3 +25,27 @@ export type SmtpInput = z.output<typeof smtpSchema>;
 
 export const updateSmtp = (input: SmtpInput) => api.put<unknown>('/partner/smtp', input);
 export const skipSmtp = () => api.post<unknown>('/partner/smtp/skip');
+
+/** The saved settings; the password only ever comes back masked. */
+export type SmtpView = {
+  configured: boolean;
+  host: string;
+  port: number | null;
+  user: string;
+  password: string;
+  from: string;
+  company_name: string;
+  secure: boolean;
+  active: boolean;
+};
+
+export const smtpQueryOptions = () => queryOptions({ queryKey: onboardingKeys.smtp(), queryFn: () => api.get<SmtpView>('/partner/smtp') });
+export function useSmtp() {
+  return useQuery(smtpQueryOptions());
+}
+
+/** My Account: the same rules, but a blank password keeps the one stored. */
+export const smtpEditSchema = smtpSchema.extend({ password: z.string() });
+
+/** 'Send test mail': a job that mails the partner through the saved settings. */
+export const testSmtp = () => api.post<{ job_id: string }>('/partner/smtp/test');

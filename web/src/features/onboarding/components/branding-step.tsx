@@ -1,4 +1,6 @@
-// Step 4: logo, favicon, title, description and the three theme colours.
+// Step 4: logo, favicon, title, description and the three theme colours; My Account's Theme
+// tab is the same form started from the saved branding (`saved`), where the stored logo and
+// favicon stay unless a new file is chosen.
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
@@ -13,12 +15,17 @@ import { ImageUploadField } from './image-upload-field';
 
 type Values = Omit<BrandingInput, 'logo_key' | 'favicon_key'> & { logo_key?: string; favicon_key?: string };
 
-export function BrandingStep({ userName, onDone }: { userName: string; onDone: () => void }) {
-  const form = useZodForm<typeof brandingSchema, Values>(brandingSchema, {
-    title: `${userName} - Home`,
-    description: `${userName} - API KYC Solution`,
-    ...DEFAULT_THEME,
-  });
+export type SavedBranding = Values & { logo_url?: string | null; favicon_url?: string | null };
+
+type Props = { userName: string; onDone: () => void; saved?: SavedBranding; submitLabel?: string };
+
+export function BrandingStep({ userName, onDone, saved, submitLabel = 'Next' }: Props) {
+  const form = useZodForm<typeof brandingSchema, Values>(
+    brandingSchema,
+    saved
+      ? { title: saved.title, description: saved.description, primary: saved.primary, secondary: saved.secondary, tertiary: saved.tertiary, logo_key: saved.logo_key, favicon_key: saved.favicon_key }
+      : { title: `${userName} - Home`, description: `${userName} - API KYC Solution`, ...DEFAULT_THEME },
+  );
   const [uploads, setUploads] = useState(0);
   const msg = useTimedMessage();
   const mutation = useMutation({ mutationFn: updateBranding });
@@ -47,7 +54,8 @@ export function BrandingStep({ userName, onDone }: { userName: string; onDone: (
           tooLargeMessage={LOGO_TOO_LARGE}
           error={errors.logo_key}
           onUploading={uploading}
-          onUploaded={(k) => uploaded('logo_key', k)}
+          onUploaded={(k) => uploaded('logo_key', k ?? saved?.logo_key)}
+          currentUrl={saved?.logo_url}
         />
         <ImageUploadField
           id="br-favicon"
@@ -58,7 +66,8 @@ export function BrandingStep({ userName, onDone }: { userName: string; onDone: (
           tooLargeMessage={FAVICON_TOO_LARGE}
           error={errors.favicon_key}
           onUploading={uploading}
-          onUploaded={(k) => uploaded('favicon_key', k)}
+          onUploaded={(k) => uploaded('favicon_key', k ?? saved?.favicon_key)}
+          currentUrl={saved?.favicon_url}
         />
       </div>
       <div className="form-row">
@@ -75,7 +84,7 @@ export function BrandingStep({ userName, onDone }: { userName: string; onDone: (
         <ColourField id="br-tertiary" label="Tertiary colour" value={values.tertiary} error={errors.tertiary} onChange={(v) => set('tertiary', v)} />
       </div>
       <button type="submit" className="btn btn-primary btn-block" disabled={mutation.isPending || uploads > 0}>
-        {mutation.isPending ? 'Wait...' : 'Next'}
+        {mutation.isPending ? 'Wait...' : submitLabel}
       </button>
       {uploads > 0 && (
         <div className="overlay" role="status">

@@ -12,10 +12,13 @@ type ImageUploadFieldProps = {
   error?: string;
   onUploading: (busy: boolean) => void;
   onUploaded: (key: string | undefined) => void;
+  /** The file already saved (My Account): shown until another is chosen. */
+  currentUrl?: string | null;
 };
 
 export function ImageUploadField(props: ImageUploadFieldProps) {
-  const [preview, setPreview] = useState<string>();
+  const [picked, setPreview] = useState<string>();
+  const preview = picked ?? props.currentUrl ?? undefined;
   const [localError, setLocalError] = useState<string>();
 
   const pick = async (file: File | undefined) => {

@@ -3,7 +3,7 @@ import { api } from '@/lib/api-client';
 import type { PlanType } from './plan-types';
 import { plansKeys } from './keys';
 
-export type MyPlanItem = { api_id: number; service: string; category: string; name: string; pid: string; price_paise: number };
+export type MyPlanItem = { api_id: number; service: string; category: string; name: string; pid: string; price_paise: number; sells_at_paise: number };
 
 /** The partner's plan, read-only; `plan: null` means 'No plan selected yet'. */
 export type MyPlan = { plan: PlanType | null; customised?: boolean; updated_at: string | null; items: MyPlanItem[] };

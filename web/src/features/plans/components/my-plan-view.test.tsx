@@ -19,7 +19,7 @@ describe('MyPlanView', () => {
       body: {
         plan: 'premium',
         updated_at: '2026-01-15T10:30:00Z',
-        items: [{ api_id: 1, service: 'pan', category: 'Identity', name: 'PAN Verification', pid: 'PID1001', price_paise: 123450 }],
+        items: [{ api_id: 1, service: 'pan', category: 'Identity', name: 'PAN Verification', pid: 'PID1001', price_paise: 123450, sells_at_paise: 148140 }],
       },
     } });
     renderRoutes([{ path: '/', element: <MyPlanView /> }], '/');
@@ -27,6 +27,8 @@ describe('MyPlanView', () => {
     expect(screen.getByText('Last modified')).toBeInTheDocument();
     for (const h of ['Category', 'API Name', 'PID', 'Price']) expect(screen.getByRole('columnheader', { name: h })).toBeInTheDocument();
     expect(screen.getByText('₹1,234.50')).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Selling price' })).toBeInTheDocument();
+    expect(screen.getByText('₹1,481.40')).toBeInTheDocument();
     expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /edit|save/i })).not.toBeInTheDocument();
   });

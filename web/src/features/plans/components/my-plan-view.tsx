@@ -1,5 +1,6 @@
 // My Plan (partner, read-only): plan type, last-modified time, and category, API name, PID,
-// price for each API; 'No plan selected yet' without a plan.
+// price for each API, and beside it what the partner's users pay (its selling price, or the cost
+// plus its default margin); 'No plan selected yet' without a plan.
 import type { ColumnDef } from '@tanstack/react-table';
 import { Alert } from '@/components/ui/alert';
 import { DataTable, slicePage, usePageParam } from '@/components/ui/data-table';
@@ -15,6 +16,7 @@ const columns: ColumnDef<MyPlanItem>[] = [
   { id: 'name', header: 'API Name', cell: ({ row }) => row.original.name },
   { id: 'pid', header: 'PID', cell: ({ row }) => row.original.pid },
   { id: 'price', header: 'Price', cell: ({ row }) => formatRupees(row.original.price_paise) },
+  { id: 'sells', header: 'Selling price', cell: ({ row }) => formatRupees(row.original.sells_at_paise) },
 ];
 
 export function MyPlanView() {

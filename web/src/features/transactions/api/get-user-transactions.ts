@@ -20,6 +20,8 @@ export type Transaction = {
   /** What the end user paid: the amount of the user's own ledger. */
   user_amount_paise: number;
   remaining_paise: number | null;
+  /** The partner's balance after the call (API calls only). */
+  partner_remaining_paise: number | null;
 };
 
 /** User Detail, API Transactions / Product Transactions: 50 per page, newest first. */

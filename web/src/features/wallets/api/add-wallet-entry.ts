@@ -5,13 +5,14 @@ import { rupeeField } from '@/lib/money';
 import { ownerPath, type EntryType, type WalletKind, type WalletOwner } from './types';
 import { walletsKeys } from './keys';
 
-/** The amount typed in rupees; sent as integer paise. */
+/** The amount typed in whole rupees (the spec parses credits as integers); sent as paise. */
 export const walletEntrySchema = z.object({
   amount: rupeeField({
     required: 'Amount is required',
     number: 'Amount must be a number',
     negative: 'Amount cannot be negative',
     positive: 'Amount must be greater than zero',
+    whole: 'Enter the amount in whole rupees, without paise',
   }),
 });
 export type WalletEntryForm = z.input<typeof walletEntrySchema>;

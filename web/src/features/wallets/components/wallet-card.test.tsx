@@ -12,15 +12,15 @@ const bodies = (calls: { init: RequestInit }[]) => calls.filter((c) => c.init.me
 describe('WalletCard', () => {
   beforeEach(() => setPartnerToken(partnerJwt()));
 
-  it('sends the rupees typed as integer paise with the entry type', async () => {
-    const calls = mockApi({ 'POST /partner/users/:id/wallets/:kind/entries': { status: 200, body: { entry_id: 1, balance_paise: 22550 } } });
+  it('sends the whole rupees typed as integer paise with the entry type', async () => {
+    const calls = mockApi({ 'POST /partner/users/:id/wallets/:kind/entries': { status: 200, body: { entry_id: 1, balance_paise: 22500 } } });
     render();
-    await userEvent.type(screen.getByLabelText('Amount (₹)'), '125.50');
+    await userEvent.type(screen.getByLabelText('Amount (₹)'), '125');
     await userEvent.click(screen.getByRole('button', { name: 'Add Credits' }));
     expect(await screen.findByText('Credits added successfully')).toBeInTheDocument();
     expect(calls[0].url).toBe('/api/v1/partner/users/7/wallets/api/entries');
     const [body] = bodies(calls);
-    expect(body).toMatchObject({ type: 'credit', amount_paise: 12550 });
+    expect(body).toMatchObject({ type: 'credit', amount_paise: 12500 });
     expect(body.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
     expect(screen.getByLabelText('Amount (₹)')).toHaveValue('');
   });
@@ -33,6 +33,10 @@ describe('WalletCard', () => {
     await userEvent.type(screen.getByLabelText('Amount (₹)'), '0');
     await userEvent.click(screen.getByRole('button', { name: 'Deduct Credits' }));
     expect(screen.getByText('Amount must be greater than zero')).toBeInTheDocument();
+    await userEvent.clear(screen.getByLabelText('Amount (₹)'));
+    await userEvent.type(screen.getByLabelText('Amount (₹)'), '125.50');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Credits' }));
+    expect(screen.getByText('Enter the amount in whole rupees, without paise')).toBeInTheDocument();
     expect(calls).toHaveLength(0);
   });
 

@@ -69,8 +69,8 @@ export function WalletCard({ owner, kind, balancePaise, loading }: Props) {
           <input
             id={inputId}
             type="text"
-            inputMode="decimal"
-            placeholder="0.00"
+            inputMode="numeric"
+            placeholder="0"
             value={amount}
             onChange={(e) => setAmount(e.target.value)}
             aria-invalid={!!error}

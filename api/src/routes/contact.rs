@@ -1,4 +1,4 @@
-//! Public endpoints of the landing page: the contact form.
+//! Public, unauthenticated: the landing page's contact form (`domain::contact`).
 
 use axum::{extract::State, http::StatusCode};
 use serde::{Deserialize, Serialize};
@@ -33,7 +33,6 @@ pub struct Accepted {
     responses((status = 202, body = Accepted), (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 pub async fn contact(_: crate::ratelimit::ContactLimit, State(state): State<AppState>, Json(req): Json<ContactRequest>) -> ApiResult<(StatusCode, Json<Accepted>)> {
     let form = domain::contact::ContactForm::parse(&req.name, &req.email, &req.mobile, &req.message)?;
-    let email = form.to_email(&state.config.contact_email);
-    let job_id = jobs::enqueue_now(&state.pool, &jobs::SendMail::new(email)).await?;
+    let job_id = form.submit(&mut *state.pool.acquire().await?).await?;
     Ok((StatusCode::ACCEPTED, Json(Accepted { job_id })))
 }

@@ -1,0 +1,84 @@
+// 'Export to CSV' on a ledger (User Detail, User Transactions, My Transactions): asks for the
+// date range, requests the export and polls it until it ends, then offers its links.
+// Usage: <ExportCsvButton kind="api_transactions" userId={id} /> for one user's rows; without
+// `userId`, all the partner's users (wallet_entries: the partner's own wallets).
+import { useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Modal } from '@/components/ui/modal';
+import { ApiError, errorMessage, type AuthScope } from '@/lib/api-client';
+import { useExport } from '../api/get-export';
+import { useRequestExport } from '../api/request-export';
+import type { ExportKind } from '../api/types';
+import { ExportLinks, ExportStatusText } from './export-state';
+import { ExportRangeForm } from './export-range-form';
+
+type Props = { kind: ExportKind; userId?: number; from?: string; to?: string; auth?: AuthScope };
+
+export function ExportCsvButton({ kind, userId, from, to, auth }: Props) {
+  const [open, setOpen] = useState(false);
+  const [exportId, setExportId] = useState<number | null>(null);
+  const request = useRequestExport(auth);
+  const current = useExport(open ? exportId : null, auth);
+  const item = current.data;
+  const idPrefix = `export-${kind}`;
+
+  const close = () => {
+    setOpen(false);
+    setExportId(null);
+    request.reset();
+  };
+
+  const fieldErrors = request.error instanceof ApiError ? request.error.fields : undefined;
+  const generalError = request.error && !(fieldErrors && Object.keys(fieldErrors).length) ? errorMessage(request.error) : null;
+
+  return (
+    <>
+      <div className="export-bar">
+        <button type="button" className="btn btn-secondary" onClick={() => setOpen(true)}>
+          Export to CSV
+        </button>
+      </div>
+      <Modal open={open} title="Export to CSV" onClose={close}>
+        {exportId === null ? (
+          <>
+            {generalError && <Alert message={{ kind: 'error', text: generalError }} />}
+            <ExportRangeForm
+              idPrefix={idPrefix}
+              from={from}
+              to={to}
+              submitLabel="Export"
+              pending={request.isPending}
+              serverErrors={fieldErrors}
+              onSubmit={(range) => request.mutate({ kind, user_id: userId, ...range }, { onSuccess: (r) => setExportId(r.export_id) })}
+            />
+          </>
+        ) : (
+          <div className="export-result" aria-live="polite">
+            {current.isError && <Alert message={{ kind: 'error', text: errorMessage(current.error) }} />}
+            {item?.status === 'completed' && item.urls.length > 0 && <Alert message={{ kind: 'success', text: 'CSV is ready to download' }} />}
+            {item?.status === 'failed' && <Alert message={{ kind: 'error', text: 'Something went wrong. try again later' }} />}
+            {item && (
+              <dl className="export-facts">
+                <dt>Status</dt>
+                <dd>
+                  <ExportStatusText item={item} />
+                </dd>
+                {item.status === 'completed' && (
+                  <>
+                    <dt>Total records</dt>
+                    <dd>{item.total_records ?? 0}</dd>
+                  </>
+                )}
+                <dt>Links</dt>
+                <dd>
+                  <ExportLinks item={item} />
+                </dd>
+              </dl>
+            )}
+            {!item && !current.isError && <p className="muted">In process</p>}
+          </div>
+        )}
+      </Modal>
+    </>
+  );
+}
