@@ -31,6 +31,8 @@ const EXPIRED: &str = "Your session has expired, please sign in again";
 pub enum Role {
     Partner,
     Superadmin,
+    /// A partner's end user, signed in on the partner's portal (`sub` is the user's id).
+    User,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -54,6 +56,7 @@ impl Role {
         match self {
             Role::Partner => PrincipalKind::Partner,
             Role::Superadmin => PrincipalKind::Superadmin,
+            Role::User => PrincipalKind::User,
         }
     }
 }
@@ -235,6 +238,72 @@ impl FromRequestParts<AppState> for AnyAuth {
         Ok(match c.role {
             Role::Partner => AnyAuth::Partner(active_partner(state, c, crate::client_ip::client_ip(parts, &state.config.trusted_proxies)).await?.partner_id),
             Role::Superadmin => AnyAuth::SuperAdmin(c.sub),
+            Role::User => return Err(ApiError::forbidden("This needs a partner sign-in")),
+        })
+    }
+}
+
+/// A signed-in end user of the portal. The partner comes from the user's own row, never from
+/// the request; the user and its partner must both still be active (checked per request, as
+/// for partners: money moves on these requests).
+#[derive(Debug, Clone)]
+pub struct UserAuth {
+    pub user_id: i64,
+    pub partner_id: i64,
+    pub claims: Claims,
+    /// The request's client address, for the audit log and the gateway's IP checks.
+    pub ip: std::net::IpAddr,
+}
+
+impl UserAuth {
+    /// The user as the audit log names it, with the request's client address.
+    pub fn actor(&self) -> domain::audit::Actor {
+        domain::audit::Actor::user(self.user_id).from_ip(self.ip)
+    }
+}
+
+impl FromRequestParts<AppState> for UserAuth {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let c = claims(parts, state).await?;
+        if c.role != Role::User {
+            return Err(ApiError::forbidden("This needs an end-user sign-in"));
+        }
+        let ip = crate::client_ip::client_ip(parts, &state.config.trusted_proxies);
+        active_user(state, c, ip).await
+    }
+}
+
+async fn active_user(state: &AppState, c: Claims, ip: std::net::IpAddr) -> Result<UserAuth, ApiError> {
+    let found = domain::portal::principal(&mut *state.pool.acquire().await?, c.sub).await?;
+    match found {
+        Some(p) if p.user_active && p.partner_active => Ok(UserAuth { user_id: c.sub, partner_id: p.partner_id, claims: c, ip }),
+        // Deactivation ends the sessions too; this covers another process's cached belief.
+        _ => Err(ApiError::unauthorized(EXPIRED)),
+    }
+}
+
+/// Whoever may request and read CSV exports: a partner, a super admin, or an end user (its own
+/// rows only).
+#[derive(Debug, Clone)]
+pub enum ExportAuth {
+    Partner(i64),
+    SuperAdmin(i64),
+    User { partner_id: i64, user_id: i64 },
+}
+
+impl FromRequestParts<AppState> for ExportAuth {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let c = claims(parts, state).await?;
+        let ip = crate::client_ip::client_ip(parts, &state.config.trusted_proxies);
+        Ok(match c.role {
+            Role::Partner => ExportAuth::Partner(active_partner(state, c, ip).await?.partner_id),
+            Role::Superadmin => ExportAuth::SuperAdmin(c.sub),
+            Role::User => {
+                let u = active_user(state, c, ip).await?;
+                ExportAuth::User { partner_id: u.partner_id, user_id: u.user_id }
+            }
         })
     }
 }

@@ -15,6 +15,7 @@ pub mod routes;
 pub mod security_headers;
 pub mod session;
 pub mod sites;
+pub mod verification;
 
 use std::sync::Arc;
 

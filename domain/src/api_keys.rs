@@ -183,6 +183,57 @@ pub async fn create(conn: &mut PgConnection, partner_id: i64, user_id: i64, mode
     Ok(CreatedKey { id, key: new.key, prefix: new.prefix, mode })
 }
 
+/// Longest grace a roll gives the old key: a week.
+pub const MAX_ROLL_GRACE_MINUTES: i64 = 7 * 24 * 60;
+
+/// Rolls a key: a new key of the same mode, and the old one expiring `grace_minutes` from now
+/// (0: at once; an earlier expiry it already had is kept). The old key must be the user's and
+/// still usable (`NotFound` otherwise). The new key does not count against
+/// [`MAX_ACTIVE_KEYS`]: it replaces one.
+#[tracing::instrument(skip(conn))]
+pub async fn roll(conn: &mut PgConnection, partner_id: i64, user_id: i64, key_id: i64, grace_minutes: i64, actor: Actor) -> Result<CreatedKey> {
+    if !(0..=MAX_ROLL_GRACE_MINUTES).contains(&grace_minutes) {
+        return Err(Error::invalid("grace_minutes", format!("Grace period must be between 0 and {MAX_ROLL_GRACE_MINUTES} minutes")));
+    }
+    let mode: Option<(String, Option<DateTime<Utc>>)> = sqlx::query_as(
+        "UPDATE api_keys SET expires_at = LEAST(COALESCE(expires_at, 'infinity'), now() + make_interval(mins => $4::int))
+          WHERE id = $1 AND user_id = $2 AND partner_id = $3
+            AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+         RETURNING mode, expires_at",
+    )
+    .bind(key_id)
+    .bind(user_id)
+    .bind(partner_id)
+    .bind(i32::try_from(grace_minutes).unwrap_or(i32::MAX))
+    .fetch_optional(&mut *conn)
+    .await?;
+    let (mode, old_expires_at) = mode.ok_or(Error::NotFound)?;
+    let mode = Mode::parse(&mode)?;
+    let new = generate(mode);
+    let id: i64 = sqlx::query_scalar("INSERT INTO api_keys (partner_id, user_id, prefix, key_hash, mode) VALUES ($1, $2, $3, $4, $5) RETURNING id")
+        .bind(partner_id)
+        .bind(user_id)
+        .bind(&new.prefix)
+        .bind(&new.hash[..])
+        .bind(mode.as_str())
+        .fetch_one(&mut *conn)
+        .await?;
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action: "api_key.roll",
+            entity: "api_key",
+            entity_id: key_id.to_string(),
+            partner_id: Some(partner_id),
+            before: None,
+            after: Some(serde_json::json!({"user_id": user_id, "old_expires_at": old_expires_at, "new_key_id": id, "prefix": new.prefix})),
+        },
+    )
+    .await?;
+    Ok(CreatedKey { id, key: new.key, prefix: new.prefix, mode })
+}
+
 /// The user's keys, newest first. Another partner's user: `NotFound`.
 pub async fn list(conn: &mut PgConnection, partner_id: i64, user_id: i64) -> Result<Vec<KeyInfo>> {
     crate::tenancy::user_of_partner(conn, partner_id, user_id).await?;

@@ -50,11 +50,13 @@ impl Kind {
     }
 }
 
-/// Who asked. A partner sees its own requests; a super admin its own.
+/// Who asked. A partner sees its own requests; a super admin its own; an end user (the portal)
+/// its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Requester {
     Partner(i64),
     SuperAdmin(i64),
+    User(i64),
 }
 
 impl Requester {
@@ -62,6 +64,7 @@ impl Requester {
         match self {
             Requester::Partner(id) => ("partner", id),
             Requester::SuperAdmin(id) => ("superadmin", id),
+            Requester::User(id) => ("user", id),
         }
     }
 }

@@ -68,6 +68,26 @@ pub fn well_formed(key: &str) -> bool {
     rest.is_some_and(|r| r.len() == 32 && r.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
+/// What checks 2 to 5 need of the user, its partner and the IP lists; `{key}` is the key's
+/// columns and `{from}` where the user comes from.
+macro_rules! caller_sql {
+    ($key:literal, $from:literal, $where:literal) => {
+        concat!(
+            "SELECT ", $key, ", u.partner_id, u.id AS user_id,
+                    u.is_active AS user_active, u.full_access, p.is_active AS partner_active,
+                    p.server_security, p.restrict_all_apis, p.sandbox_enabled AS test_mode,
+                    CASE WHEN p.base_url_status THEN NULLIF(p.api_base_url, '') END AS base_url,
+                    EXISTS (SELECT 1 FROM blocked_ips b WHERE b.user_id = u.id AND b.ip >>= $2::inet) AS ip_blocked,
+                    EXISTS (SELECT 1 FROM ip_whitelist w WHERE w.user_id = u.id AND w.ip >>= $2::inet) AS ip_listed,
+                    (SELECT id FROM wallets WHERE user_id = u.id AND kind = 'api') AS user_wallet_id,
+                    (SELECT id FROM wallets WHERE partner_id = u.partner_id AND user_id IS NULL AND kind = 'api') AS partner_wallet_id
+               FROM ", $from, "
+               JOIN partners p ON p.id = u.partner_id
+              WHERE ", $where
+        )
+    };
+}
+
 /// Check 1: the key, with what checks 2 to 5 need.
 #[tracing::instrument(skip_all)]
 pub async fn caller(conn: &mut PgConnection, key: &str, ip: IpAddr) -> Result<Caller> {
@@ -75,25 +95,36 @@ pub async fn caller(conn: &mut PgConnection, key: &str, ip: IpAddr) -> Result<Ca
     if !well_formed(key) {
         return Err(unauthorized());
     }
-    let caller: Option<Caller> = sqlx::query_as(
-        "SELECT k.id AS key_id, k.partner_id, k.user_id, k.mode AS key_mode,
-                u.is_active AS user_active, u.full_access, p.is_active AS partner_active,
-                p.server_security, p.restrict_all_apis, p.sandbox_enabled AS test_mode,
-                CASE WHEN p.base_url_status THEN NULLIF(p.api_base_url, '') END AS base_url,
-                EXISTS (SELECT 1 FROM blocked_ips b WHERE b.user_id = k.user_id AND b.ip >>= $2::inet) AS ip_blocked,
-                EXISTS (SELECT 1 FROM ip_whitelist w WHERE w.user_id = k.user_id AND w.ip >>= $2::inet) AS ip_listed,
-                (SELECT id FROM wallets WHERE user_id = k.user_id AND kind = 'api') AS user_wallet_id,
-                (SELECT id FROM wallets WHERE partner_id = k.partner_id AND user_id IS NULL AND kind = 'api') AS partner_wallet_id
-           FROM api_keys k
-           JOIN end_users u ON u.id = k.user_id AND u.partner_id = k.partner_id
-           JOIN partners p ON p.id = k.partner_id
-          WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())",
-    )
+    let caller: Option<Caller> = sqlx::query_as(caller_sql!(
+        "k.id AS key_id, k.mode AS key_mode",
+        "api_keys k JOIN end_users u ON u.id = k.user_id AND u.partner_id = k.partner_id",
+        "k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())"
+    ))
     .bind(key_hash(key).as_slice())
     .bind(ip.to_string())
     .fetch_optional(&mut *conn)
     .await?;
     caller.ok_or_else(unauthorized)
+}
+
+/// The portal's signed-in user as a caller without a key (its Try-it console and its APIs
+/// page): a sandbox caller when `sandbox`, else as with a live key. Check 1 is the session's.
+/// Its `key_id` is the user's id negated, so the per-key rate limit gives the console a budget
+/// of its own that no real key shares.
+#[tracing::instrument(skip_all)]
+pub async fn session_caller(conn: &mut PgConnection, partner_id: i64, user_id: i64, ip: IpAddr, sandbox: bool) -> Result<Caller> {
+    let caller: Option<Caller> = sqlx::query_as(caller_sql!(
+        "-u.id AS key_id, CASE WHEN $3 THEN 'sandbox' ELSE 'live' END AS key_mode",
+        "end_users u",
+        "u.id = $1 AND u.partner_id = $4"
+    ))
+    .bind(user_id)
+    .bind(ip.to_string())
+    .bind(sandbox)
+    .bind(partner_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    caller.ok_or(Error::NotFound)
 }
 
 /// Checks 2 and 3 on a known caller (apart from check 1, so that refused calls of a known user
@@ -203,6 +234,8 @@ pub struct Offer {
     /// What this user pays per call (sandbox calls are free).
     pub price_paise: i64,
     pub required_fields: Vec<String>,
+    /// On the sandbox list: a sandbox key (and the portal's Try-it console) may call it.
+    pub sandbox: bool,
 }
 
 /// What `caller` may call: every API that passes check 4.
@@ -226,7 +259,7 @@ pub async fn offers(conn: &mut PgConnection, caller: &Caller) -> Result<Vec<Offe
             if sandbox_key && !in_sandbox {
                 return None;
             }
-            Some(Offer { service: p.service, name: p.name, category: p.category, price_paise: p.user_amount_paise, required_fields })
+            Some(Offer { service: p.service, name: p.name, category: p.category, price_paise: p.user_amount_paise, required_fields, sandbox: in_sandbox })
         })
         .collect())
 }

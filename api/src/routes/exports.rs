@@ -13,7 +13,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
-    auth::AnyAuth,
+    auth::ExportAuth,
     error::{ApiError, ApiResult},
     extract::{Json, Path, Query},
 };
@@ -67,10 +67,11 @@ pub struct ExportView {
     pub error: Option<String>,
 }
 
-fn requester(auth: &AnyAuth) -> Requester {
+fn requester(auth: &ExportAuth) -> Requester {
     match *auth {
-        AnyAuth::Partner(id) => Requester::Partner(id),
-        AnyAuth::SuperAdmin(id) => Requester::SuperAdmin(id),
+        ExportAuth::Partner(id) => Requester::Partner(id),
+        ExportAuth::SuperAdmin(id) => Requester::SuperAdmin(id),
+        ExportAuth::User { user_id, .. } => Requester::User(user_id),
     }
 }
 
@@ -95,10 +96,17 @@ async fn view(state: &AppState, e: Export) -> ApiResult<ExportView> {
 }
 
 /// Whose rows the request names. A partner's come from its session: another partner's user is
-/// 404. The super admin may name a partner, a user (of that partner), or neither.
-async fn scope(conn: &mut domain::PgConnection, auth: &AnyAuth, req: &ExportRequest) -> ApiResult<Scope> {
+/// 404. The super admin may name a partner, a user (of that partner), or neither. An end user's
+/// are its own, whatever it names.
+async fn scope(conn: &mut domain::PgConnection, auth: &ExportAuth, req: &ExportRequest) -> ApiResult<Scope> {
     match *auth {
-        AnyAuth::Partner(partner_id) => {
+        ExportAuth::User { partner_id, user_id } => {
+            if req.partner_id.is_some_and(|p| p != partner_id) || req.user_id.is_some_and(|u| u != user_id) {
+                return Err(ApiError::not_found());
+            }
+            Ok(Scope::User { partner_id, user_id })
+        }
+        ExportAuth::Partner(partner_id) => {
             if req.partner_id.is_some_and(|p| p != partner_id) {
                 return Err(ApiError::field("partner_id", "Only the super admin chooses a partner"));
             }
@@ -110,7 +118,7 @@ async fn scope(conn: &mut domain::PgConnection, auth: &AnyAuth, req: &ExportRequ
                 None => Ok(Scope::Partner(partner_id)),
             }
         }
-        AnyAuth::SuperAdmin(_) => match (req.partner_id, req.user_id) {
+        ExportAuth::SuperAdmin(_) => match (req.partner_id, req.user_id) {
             (_, Some(user_id)) => {
                 let partner_id = tenancy::partner_of_user(conn, user_id).await?;
                 if req.partner_id.is_some_and(|p| p != partner_id) {
@@ -127,12 +135,13 @@ async fn scope(conn: &mut domain::PgConnection, auth: &AnyAuth, req: &ExportRequ
     }
 }
 
-/// Requests a CSV export. The row and its `export_csv` job are committed together; poll
+/// Requests a CSV export (partner, super admin, or an end user for its own transactions and
+/// logs). The row and its `export_csv` job are committed together; poll
 /// `GET /exports/{export_id}` (or `/jobs/{job_id}`) until it is completed. Dates are IST days:
 /// From at most today, To at most tomorrow, From not after To (422 otherwise).
 #[utoipa::path(post, path = "/exports", tag = "exports", request_body = ExportRequest,
     responses((status = 202, body = ExportQueued), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn request_export(auth: AnyAuth, State(state): State<AppState>, Json(req): Json<ExportRequest>) -> ApiResult<(StatusCode, Json<ExportQueued>)> {
+pub async fn request_export(auth: ExportAuth, State(state): State<AppState>, Json(req): Json<ExportRequest>) -> ApiResult<(StatusCode, Json<ExportQueued>)> {
     let kind = req.kind.as_deref().map(str::trim).filter(|k| !k.is_empty());
     let kind = match kind {
         None => return Err(ApiError::field("kind", "Choose what to export")),
@@ -140,13 +149,16 @@ pub async fn request_export(auth: AnyAuth, State(state): State<AppState>, Json(r
             ApiError::field("kind", "Unknown export kind: api_transactions, product_transactions, api_logs, product_logs or wallet_entries")
         })?,
     };
+    if matches!(auth, ExportAuth::User { .. }) && !matches!(kind, Kind::ApiTransactions | Kind::ApiLogs | Kind::ProductTransactions | Kind::ProductLogs) {
+        return Err(ApiError::field("kind", "An end user exports its transactions and logs"));
+    }
     let (from, to) = exports::check_dates(req.from.as_deref(), req.to.as_deref(), exports::today_ist(Utc::now()))?;
     let mut tx = state.pool.begin().await?;
     let scope = scope(&mut tx, &auth, &req).await?;
     let export_id = exports::create(&mut tx, &NewExport { requester: requester(&auth), kind, scope, from, to }).await?;
     let job_id = jobs::enqueue(&mut tx, &jobs::ExportCsv { export_id }).await?;
     exports::set_job(&mut tx, export_id, &job_id).await?;
-    if let AnyAuth::Partner(partner_id) = auth {
+    if let ExportAuth::Partner(partner_id) = auth {
         // The partner may poll this job, and only it.
         domain::job_owners::record(&mut tx, &job_id, partner_id).await?;
     }
@@ -166,7 +178,7 @@ pub struct ExportsQuery {
 /// The caller's own exports, newest first, 50 per page; `kind` and `user_id` narrow them.
 #[utoipa::path(get, path = "/exports", tag = "exports", params(ExportsQuery, PageParams),
     responses((status = 200, body = Page<ExportView>), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn list_exports(auth: AnyAuth, State(state): State<AppState>, Query(q): Query<ExportsQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<ExportView>>> {
+pub async fn list_exports(auth: ExportAuth, State(state): State<AppState>, Query(q): Query<ExportsQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<ExportView>>> {
     let mut conn = state.pool.acquire().await?;
     let filter = exports::ListFilter { kind: q.kind, user_id: q.user_id };
     let page = exports::list(&mut conn, requester(&auth), filter, paging.with_default(domain::paging::DEFAULT_PER_PAGE)).await?;
@@ -181,7 +193,7 @@ pub async fn list_exports(auth: AnyAuth, State(state): State<AppState>, Query(q)
 /// One of the caller's exports, with fresh links once completed. Anyone else's: 404.
 #[utoipa::path(get, path = "/exports/{id}", tag = "exports", params(("id" = i64, Path)),
     responses((status = 200, body = ExportView), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn get_export(auth: AnyAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<ExportView>> {
+pub async fn get_export(auth: ExportAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<ExportView>> {
     let mut conn = state.pool.acquire().await?;
     let e = exports::find(&mut conn, requester(&auth), id).await?;
     drop(conn);

@@ -20,6 +20,7 @@ pub mod metrics;
 pub mod onboarding;
 pub mod plan_cards;
 pub mod plans;
+pub mod portal;
 pub mod pricing;
 pub mod settings;
 pub mod transactions;
@@ -67,7 +68,8 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(settings::router())
         .merge(ip_access::router())
         .merge(ip_hits::router())
-        .merge(verify::router());
+        .merge(verify::router())
+        .merge(portal::router());
     OpenApiRouter::new()
         .merge(docs::router())
         .nest("/v1", v1)

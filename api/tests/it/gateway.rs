@@ -248,7 +248,7 @@ async fn gateway_sandbox_calls_answer_the_sample_and_never_reach_the_upstream() 
     let res = app.client.get(app.url("/api/v1/verify")).header("x-api-key", &sandbox).send().await.unwrap();
     assert_eq!(res.status(), 200);
     let list: serde_json::Value = res.json().await.unwrap();
-    assert_eq!(list, json!([{"service": "pan_check", "name": "API pan_check", "category": "Identity", "price_paise": 300, "required_fields": ["id_number"]}]));
+    assert_eq!(list, json!([{"service": "pan_check", "name": "API pan_check", "category": "Identity", "price_paise": 300, "required_fields": ["id_number"], "sandbox": true}]));
     let res = app.client.get(app.url("/api/v1/verify")).header("x-api-key", "nope").send().await.unwrap();
     assert_eq!(res.status(), 401);
 }

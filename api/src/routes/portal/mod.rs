@@ -1,0 +1,24 @@
+//! The end-user portal on `{subdomain}.{PLATFORM_DOMAIN}`: its public description, the end
+//! users' sign-in, and everything under `/me`, each path scoped by the session's user and
+//! partner (`auth::UserAuth`).
+
+mod history;
+mod keys;
+mod me;
+mod session;
+mod site;
+mod try_it;
+
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .merge(site::router())
+        .merge(session::router())
+        .merge(me::router())
+        .merge(keys::router())
+        .merge(try_it::router())
+        .merge(history::router())
+}

@@ -1,0 +1,107 @@
+//! End users' sign-in on their partner's sub-domain, and sign-out. The same machinery as the
+//! partners': a revocable session row, argon2 on the hashing pool with no connection held, the
+//! per-address and per-account limits, and the captcha.
+
+use axum::{extract::State, http::{HeaderMap, StatusCode}};
+use domain::{captcha, partners, portal, sign_in_attempts};
+use serde::{Deserialize, Serialize};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::{
+    AppState,
+    auth::{Claims, Role, SessionAuth},
+    error::{ApiError, ApiResult},
+    extract::{Json, Query},
+    ratelimit::SignInLimit,
+    sites::{requested_subdomain, site_branding},
+};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(login)).routes(routes!(logout))
+}
+
+const BAD_CREDENTIALS: &str = "Invalid email or password";
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct SiteQuery {
+    /// The partner's sub-domain when the Host header does not name it (tests, local runs).
+    pub subdomain: Option<String>,
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct UserLoginRequest {
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub password: String,
+    /// `{id, answer}` (built-in) or a reCAPTCHA token; ignored with `CAPTCHA=off`.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub captcha: serde_json::Value,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct UserSummary {
+    pub id: i64,
+    pub first_name: String,
+    pub last_name: String,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct UserSession {
+    pub token: String,
+    pub user: UserSummary,
+}
+
+/// End-user sign-in on `{subdomain}.{PLATFORM_DOMAIN}` (or `?subdomain=`). Every attempt uses
+/// up its captcha. 401 alike for an unknown e-mail, a wrong password, a user of another partner,
+/// an inactive user, and a site that is unknown or whose partner is inactive; 429 after 10
+/// attempts on one account in 15 minutes, or past the per-address sign-in limit.
+#[utoipa::path(post, path = "/me/login", tag = "portal", params(SiteQuery), request_body = UserLoginRequest,
+    responses((status = 200, body = UserSession), (status = 401, body = crate::error::ErrorBody),
+              (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+pub async fn login(_: SignInLimit, State(state): State<AppState>, headers: HeaderMap, Query(q): Query<SiteQuery>, Json(req): Json<UserLoginRequest>) -> ApiResult<Json<UserSession>> {
+    let mut v = domain::error::Violations::new();
+    v.check(!req.email.trim().is_empty(), "email", "Email is required");
+    v.check(!req.password.is_empty(), "password", "Password is required");
+    v.check(req.password.chars().count() <= 256, "password", BAD_CREDENTIALS);
+    v.into_result()?;
+    captcha::verify(&state.pool, &state.config, &req.captcha).await?;
+    let sub = requested_subdomain(&state, q.subdomain.as_deref(), &headers).ok_or_else(|| ApiError::unauthorized(BAD_CREDENTIALS))?;
+    let site = site_branding(&state, &sub).await?.ok_or_else(|| ApiError::unauthorized(BAD_CREDENTIALS))?;
+    // One account is one partner's user: the same e-mail at two partners is two accounts.
+    let account = sign_in_attempts::account_key(&format!("user:{}", site.partner_id), &req.email);
+    let found = {
+        let mut conn = state.pool.acquire().await?;
+        if let Some(wait) = sign_in_attempts::attempt(&mut conn, &account).await? {
+            return Err(ApiError::too_many_requests_after(wait));
+        }
+        portal::credentials_by_email(&mut conn, site.partner_id, &req.email).await?
+    };
+    // No connection is held while the password waits for the hashing pool.
+    if !partners::password_matches(&req.password, found.as_ref().map(|c| c.password_hash.as_str())).await {
+        return Err(ApiError::unauthorized(BAD_CREDENTIALS));
+    }
+    let c = found.expect("a password matched");
+    let mut conn = state.pool.acquire().await?;
+    sign_in_attempts::succeeded(&mut conn, &account).await?;
+    if !c.is_active {
+        return Err(ApiError::unauthorized("Your account is inactive. Please contact support."));
+    }
+    let claims = Claims { sub: c.id, role: Role::User, user_name: None, subdomain: Some(site.subdomain), email: None, exp: 0, iat: 0, sid: uuid::Uuid::nil() };
+    let token = state.start_session(&mut conn, claims).await?;
+    Ok(Json(UserSession { token, user: UserSummary { id: c.id, first_name: c.first_name, last_name: c.last_name } }))
+}
+
+/// End-user sign-out: the token is refused from then on.
+#[utoipa::path(post, path = "/me/logout", tag = "portal", security(("bearer" = [])),
+    responses((status = 204, description = "signed out"), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
+pub async fn logout(auth: SessionAuth, State(state): State<AppState>) -> ApiResult<StatusCode> {
+    if auth.0.role != Role::User {
+        return Err(ApiError::forbidden("This needs an end-user sign-in"));
+    }
+    let mut conn = state.pool.acquire().await?;
+    domain::sessions::end(&mut conn, auth.0.sid).await?;
+    state.sessions.forget(Some(auth.0.sid));
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,9 @@
+//! The end-user portal on a partner's sub-domain: what the public site shows (`site`), and the
+//! signed-in end user (`account`). The gateway's rules, keys, prices and lists are their own
+//! modules'; the portal only scopes them to the user of the session.
+
+pub mod account;
+pub mod site;
+
+pub use account::{Credentials, Principal, Profile, credentials_by_email, principal, profile};
+pub use site::{Site, SignupSettings, site, signup_settings};
