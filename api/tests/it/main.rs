@@ -38,3 +38,4 @@ mod selling_prices;
 mod operations;
 mod client_domain;
 mod client_logs;
+mod superadmin_guard;
