@@ -28,6 +28,7 @@ pub mod partner_smtp;
 pub mod partners;
 pub mod plan_cards;
 pub mod plans;
+pub mod policies;
 pub mod public_addr;
 pub mod pricing;
 pub mod queue;

@@ -56,10 +56,10 @@ test("Users: the client's users 8 a page, and one user's seven tabs and Back", a
   const status = page.getByRole('radiogroup', { name: 'Plan Status' });
   const wasActive = await status.getByRole('radio', { name: 'Active', exact: true }).isChecked();
   const flip = wasActive ? 'Inactive' : 'Active';
-  await status.getByRole('radio', { name: flip }).check();
-  await expect(status.getByRole('radio', { name: flip })).toBeChecked();
+  await status.getByRole('radio', { name: flip, exact: true }).click();
+  await expect(status.getByRole('radio', { name: flip, exact: true })).toBeChecked();
   await page.reload();
-  await expect(page.getByRole('radiogroup', { name: 'Plan Status' }).getByRole('radio', { name: flip })).toBeChecked();
+  await expect(page.getByRole('radiogroup', { name: 'Plan Status' }).getByRole('radio', { name: flip, exact: true })).toBeChecked();
   await page.screenshot({ path: 'test-results/superadmin-client-user-settings.png', fullPage: true });
 
   await page.getByRole('button', { name: 'Back' }).click();
@@ -68,7 +68,7 @@ test("Users: the client's users 8 a page, and one user's seven tabs and Back", a
   await cards.filter({ hasText: email }).getByRole('button', { name: 'View Details' }).click();
   await page.locator('.client-user-detail').getByRole('tab', { name: 'Settings', exact: true }).click();
   const restore = wasActive ? 'Active' : 'Inactive';
-  await page.getByRole('radiogroup', { name: 'Plan Status' }).getByRole('radio', { name: restore, exact: true }).check();
+  await page.getByRole('radiogroup', { name: 'Plan Status' }).getByRole('radio', { name: restore, exact: true }).click();
   await expect(page.getByRole('radiogroup', { name: 'Plan Status' }).getByRole('radio', { name: restore, exact: true })).toBeChecked();
 
   await page.setViewportSize({ width: 390, height: 844 });
@@ -111,4 +111,25 @@ test('API Status: an accordion per category with Show or Hide for the category a
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(300);
   await page.screenshot({ path: 'test-results/superadmin-client-api-status-phone.png', fullPage: true });
+});
+
+test("API Pricing: the modal shows the entry's catalogue fields beside its price and status", async ({ page }) => {
+  await openDemo(page, 'API Pricing');
+  await page.getByRole('button', { name: 'Add new' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('heading', { name: 'Add API Pricing' })).toBeVisible();
+  const service = dialog.getByLabel('Service');
+  const first = await service.locator('option').nth(1).getAttribute('value');
+  await service.selectOption(first!);
+  for (const label of ['Name', 'Category', 'Services', 'Method', 'End Point', 'Documentation Link', 'Param Name', 'Header Param Name', 'Description', 'Curl Code', 'Response Code']) {
+    await expect(dialog.locator('.api-fields dt', { hasText: new RegExp(`^${label}$`) })).toBeVisible();
+  }
+  await expect(dialog.locator('.api-fields dd').nth(2)).toHaveText(first!);
+  await expect(dialog.getByLabel('Price (₹)')).toBeVisible();
+  await expect(dialog.getByRole('radiogroup', { name: 'Status' })).toBeVisible();
+  await page.screenshot({ path: 'test-results/superadmin-client-api-pricing-modal.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: 'test-results/superadmin-client-api-pricing-modal-phone.png' });
+  await page.keyboard.press('Escape');
 });

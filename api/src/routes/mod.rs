@@ -20,6 +20,7 @@ pub mod metrics;
 pub mod onboarding;
 pub mod plan_cards;
 pub mod plans;
+pub mod policies;
 pub mod pricing;
 pub mod settings;
 pub mod transactions;
@@ -46,6 +47,7 @@ fn api_router() -> OpenApiRouter<AppState> {
     let v1 = OpenApiRouter::new()
         .merge(contact::router())
         .merge(plan_cards::router())
+        .merge(policies::router())
         .merge(auth::router())
         .merge(onboarding::router())
         .merge(branding::router())

@@ -39,3 +39,5 @@ mod operations;
 mod client_domain;
 mod client_logs;
 mod superadmin_guard;
+mod client_settings_effect;
+mod policies;
