@@ -52,3 +52,21 @@ impl PartnerListQuery {
         })
     }
 }
+
+/// The filter panel of Whitelist IP, Blocked IPs and IP Hits: User ID, IP and Date.
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct IpFilterQuery {
+    /// Digits only.
+    pub user_id: Option<String>,
+    pub ip: Option<String>,
+    /// `YYYY-MM-DD`: that day only.
+    pub date: Option<String>,
+}
+
+impl IpFilterQuery {
+    /// The domain filter, with the spec's messages on a bad field.
+    pub fn parse(&self) -> crate::error::ApiResult<domain::ip_access::Filter> {
+        Ok(domain::ip_access::Filter::parse(self.user_id.as_deref(), self.ip.as_deref(), self.date.as_deref())?)
+    }
+}

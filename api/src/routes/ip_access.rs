@@ -4,7 +4,7 @@ use axum::{extract::State, http::StatusCode};
 use domain::{
     audit::Actor,
     ip_access::{self, Filter, IpEntry, IpEntryInput, List},
-    paging::{Page, PageRequest},
+    paging::{Page, PageParams, PageRequest},
 };
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -14,6 +14,7 @@ use crate::{
     auth::PartnerAuth,
     error::ApiResult,
     extract::{Json, Path, Query},
+    filters::IpFilterQuery,
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -23,26 +24,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(user_whitelist))
         .routes(routes!(blocked, block))
         .routes(routes!(unblock))
-}
-
-/// `?page=&per_page=&user_id=&ip=&date=` (date `YYYY-MM-DD`: the day of the last update).
-#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct IpQuery {
-    pub page: Option<i64>,
-    pub per_page: Option<i64>,
-    /// Digits only.
-    pub user_id: Option<String>,
-    pub ip: Option<String>,
-    /// `YYYY-MM-DD`.
-    pub date: Option<String>,
-}
-
-impl IpQuery {
-    fn split(&self) -> ApiResult<(Filter, PageRequest)> {
-        let f = Filter::parse(self.user_id.as_deref(), self.ip.as_deref(), self.date.as_deref())?;
-        Ok((f, PageRequest::new(self.page, self.per_page, domain::paging::DEFAULT_PER_PAGE)))
-    }
 }
 
 /// `{user_id, ip, comments}`, all required; `user_id` a number or a string of digits.
@@ -77,10 +58,11 @@ async fn page(state: &AppState, partner_id: i64, list: List, f: &Filter, page: P
 }
 
 /// The allow-list, newest first, filtered by user id, IP and date of the last update.
-#[utoipa::path(get, path = "/partner/ip-whitelist", tag = "ip_access", params(IpQuery),
+#[utoipa::path(get, path = "/partner/ip-whitelist", tag = "ip_access", params(IpFilterQuery, PageParams),
     responses((status = 200, body = Page<IpEntry>), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn whitelist(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<IpQuery>) -> ApiResult<Json<Page<IpEntry>>> {
-    let (f, p) = q.split()?;
+pub async fn whitelist(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<IpFilterQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<IpEntry>>> {
+    let f = q.parse()?;
+    let p = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
     page(&state, auth.partner_id, List::Whitelist, &f, p).await
 }
 
@@ -101,10 +83,11 @@ pub async fn disallow(auth: PartnerAuth, State(state): State<AppState>, Path(id)
 }
 
 /// One user's allow-list (User Detail).
-#[utoipa::path(get, path = "/partner/users/{id}/ip-whitelist", tag = "ip_access", params(("id" = i64, Path), IpQuery),
+#[utoipa::path(get, path = "/partner/users/{id}/ip-whitelist", tag = "ip_access", params(("id" = i64, Path), IpFilterQuery, PageParams),
     responses((status = 200, body = Page<IpEntry>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn user_whitelist(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<IpQuery>) -> ApiResult<Json<Page<IpEntry>>> {
-    let (mut f, p) = q.split()?;
+pub async fn user_whitelist(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<IpFilterQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<IpEntry>>> {
+    let mut f = q.parse()?;
+    let p = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
     f.user_id = Some(user_id);
     let mut conn = state.pool.acquire().await?;
     domain::tenancy::user_of_partner(&mut conn, auth.partner_id, user_id).await?;
@@ -113,10 +96,11 @@ pub async fn user_whitelist(auth: PartnerAuth, State(state): State<AppState>, Pa
 }
 
 /// Blocked IPs (the Blocked IPs tab), newest first, with the same filters.
-#[utoipa::path(get, path = "/partner/blocked-ips", tag = "ip_access", params(IpQuery),
+#[utoipa::path(get, path = "/partner/blocked-ips", tag = "ip_access", params(IpFilterQuery, PageParams),
     responses((status = 200, body = Page<IpEntry>), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn blocked(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<IpQuery>) -> ApiResult<Json<Page<IpEntry>>> {
-    let (f, p) = q.split()?;
+pub async fn blocked(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<IpFilterQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<IpEntry>>> {
+    let f = q.parse()?;
+    let p = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
     page(&state, auth.partner_id, List::Blocked, &f, p).await
 }
 

@@ -2,11 +2,9 @@
 
 use axum::extract::State;
 use domain::{
-    ip_access::Filter,
     ip_hits::{self, IpHit},
-    paging::{Page, PageRequest},
+    paging::{Page, PageParams},
 };
-use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
@@ -14,6 +12,7 @@ use crate::{
     auth::PartnerAuth,
     error::ApiResult,
     extract::{Json, Path, Query},
+    filters::IpFilterQuery,
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -22,40 +21,23 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(user_list))
 }
 
-#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct HitsQuery {
-    pub page: Option<i64>,
-    pub per_page: Option<i64>,
-    /// Digits only.
-    pub user_id: Option<String>,
-    pub ip: Option<String>,
-    /// `YYYY-MM-DD`: that day's hits only.
-    pub date: Option<String>,
-}
-
-impl HitsQuery {
-    fn split(&self) -> ApiResult<(Filter, PageRequest)> {
-        let f = Filter::parse(self.user_id.as_deref(), self.ip.as_deref(), self.date.as_deref())?;
-        Ok((f, PageRequest::new(self.page, self.per_page, domain::paging::DEFAULT_PER_PAGE)))
-    }
-}
-
 /// The partner's hits per user and IP, most recently seen first; `status` is `blocked` when
 /// the pair is blocked (with `blocked_id` for Unblock).
-#[utoipa::path(get, path = "/partner/ip-hits", tag = "ip_hits", params(HitsQuery),
+#[utoipa::path(get, path = "/partner/ip-hits", tag = "ip_hits", params(IpFilterQuery, PageParams),
     responses((status = 200, body = Page<IpHit>), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn list(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<HitsQuery>) -> ApiResult<Json<Page<IpHit>>> {
-    let (f, page) = q.split()?;
+pub async fn list(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<IpFilterQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<IpHit>>> {
+    let f = q.parse()?;
+    let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
     let mut conn = state.pool.acquire().await?;
     Ok(Json(ip_hits::list(&mut conn, auth.partner_id, &f, page).await?))
 }
 
 /// One user's hits (User Detail); another partner's user: 404.
-#[utoipa::path(get, path = "/partner/users/{id}/ip-hits", tag = "ip_hits", params(("id" = i64, Path), HitsQuery),
+#[utoipa::path(get, path = "/partner/users/{id}/ip-hits", tag = "ip_hits", params(("id" = i64, Path), IpFilterQuery, PageParams),
     responses((status = 200, body = Page<IpHit>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn user_list(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<HitsQuery>) -> ApiResult<Json<Page<IpHit>>> {
-    let (mut f, page) = q.split()?;
+pub async fn user_list(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<IpFilterQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<IpHit>>> {
+    let mut f = q.parse()?;
+    let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
     f.user_id = Some(user_id);
     let mut conn = state.pool.acquire().await?;
     domain::tenancy::user_of_partner(&mut conn, auth.partner_id, user_id).await?;
