@@ -26,6 +26,8 @@ test("Users: the client's users 8 a page, and one user's seven tabs and Back", a
   await page.screenshot({ path: 'test-results/superadmin-client-users.png', fullPage: true });
   await page.getByRole('button', { name: 'Next page' }).click();
   await expect(page.getByText('2 of 5')).toBeVisible();
+  // The second page's cards, not the first page's kept on screen while it loads.
+  await expect(cards.first().locator('.user-card-n')).toHaveText('9');
   await expect(cards).toHaveCount(8);
 
   const second = cards.first();
