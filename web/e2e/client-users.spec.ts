@@ -96,19 +96,19 @@ test('API Status: an accordion per category with Show or Hide for the category a
   await page.screenshot({ path: 'test-results/superadmin-client-api-status.png', fullPage: true });
 
   const catGroup = page.getByRole('radiogroup', { name: `Category ${category}` });
-  await catGroup.getByRole('radio', { name: 'Hide' }).check();
+  await catGroup.getByRole('radio', { name: 'Hide' }).click();
   await expect(page.getByText(`${category} is hidden`)).toBeVisible();
   await page.reload();
   await expect(page.getByRole('radiogroup', { name: `Category ${category}` }).getByRole('radio', { name: 'Hide' })).toBeChecked();
-  await page.getByRole('radiogroup', { name: `Category ${category}` }).getByRole('radio', { name: 'Show' }).check();
+  await page.getByRole('radiogroup', { name: `Category ${category}` }).getByRole('radio', { name: 'Show' }).click();
   await expect(page.getByText(`${category} is shown`)).toBeVisible();
 
   await page.locator('.accordion-item').first().locator('.accordion-toggle').click();
   const apiGroup = page.locator('.accordion-item').first().locator('.accordion-row').first().getByRole('radiogroup');
-  await apiGroup.getByRole('radio', { name: 'Hide' }).check();
+  await apiGroup.getByRole('radio', { name: 'Hide' }).click();
   await expect(page.getByText(/ is hidden$/)).toBeVisible();
   await expect(apiGroup.getByRole('radio', { name: 'Hide' })).toBeChecked();
-  await apiGroup.getByRole('radio', { name: 'Show' }).check();
+  await apiGroup.getByRole('radio', { name: 'Show' }).click();
   await expect(page.getByText(/ is shown$/)).toBeVisible();
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(300);
