@@ -118,6 +118,8 @@ pub struct SiteBranding {
     pub theme_primary: String,
     pub theme_secondary: String,
     pub theme_tertiary: String,
+    /// The super admin's Batch Processing: the site offers its users batch verification.
+    pub batch_processing: bool,
 }
 
 impl SiteBranding {
@@ -141,7 +143,7 @@ pub async fn by_subdomain(conn: &mut PgConnection, subdomain: &str) -> Result<Op
     }
     Ok(sqlx::query_as(
         "SELECT id AS partner_id, subdomain::text, user_name::text, title, description, logo_key, favicon_key,
-                theme_primary, theme_secondary, theme_tertiary
+                theme_primary, theme_secondary, theme_tertiary, batch_processing
            FROM partners WHERE subdomain = $1 AND subdomain_status = 'active' AND is_active",
     )
     .bind(name)

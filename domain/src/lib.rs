@@ -29,6 +29,7 @@ pub mod partners;
 pub mod plan_cards;
 pub mod plans;
 pub mod portal;
+pub mod policies;
 pub mod public_addr;
 pub mod pricing;
 pub mod queue;

@@ -32,6 +32,9 @@ pub struct PublicBranding {
     pub logo_url: Option<String>,
     pub favicon_url: Option<String>,
     pub theme: Theme,
+    /// Batch Processing, set by the super admin: the portal shows its users batch
+    /// verification only while this is on.
+    pub batch_processing: bool,
 }
 
 /// A partner site's title, description, logo and favicon links and colours. 404 for an unknown,
@@ -52,6 +55,7 @@ pub async fn public_branding(State(state): State<AppState>, headers: HeaderMap, 
         theme: b.theme(),
         logo_url: signed_link(&state, b.logo_key.as_deref()).await,
         favicon_url: signed_link(&state, b.favicon_key.as_deref()).await,
+        batch_processing: b.batch_processing,
         subdomain: b.subdomain,
     })
     .into_response())

@@ -21,6 +21,7 @@ pub mod onboarding;
 pub mod plan_cards;
 pub mod plans;
 pub mod portal;
+pub mod policies;
 pub mod pricing;
 pub mod settings;
 pub mod transactions;
@@ -47,6 +48,7 @@ fn api_router() -> OpenApiRouter<AppState> {
     let v1 = OpenApiRouter::new()
         .merge(contact::router())
         .merge(plan_cards::router())
+        .merge(policies::router())
         .merge(auth::router())
         .merge(onboarding::router())
         .merge(branding::router())

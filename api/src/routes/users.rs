@@ -1,5 +1,6 @@
 //! A partner's end users (User Accounts, User Detail, Add User Manually, Settings) and the
-//! partner dashboard tiles. The partner id always comes from the session.
+//! partner dashboard tiles. The partner id always comes from the session; the super admin's
+//! client-details Users tab reads and sets the same users under the client's id.
 
 use axum::{extract::State, http::StatusCode};
 use domain::{
@@ -12,7 +13,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
-    auth::PartnerAuth,
+    auth::{PartnerAuth, SuperAdminAuth},
     error::ApiResult,
     extract::{Json, Path, Query},
 };
@@ -22,7 +23,12 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(dashboard))
         .routes(routes!(list, create))
         .routes(routes!(one, update))
+        .routes(routes!(client_list))
+        .routes(routes!(client_one, client_update))
 }
+
+/// Client details, Users: 8 a page (spec part 2 §9).
+const CLIENT_USERS_PER_PAGE: i64 = 8;
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct DashboardCounts {
@@ -113,6 +119,41 @@ pub struct UpdateUser {
 pub async fn update(auth: PartnerAuth, State(state): State<AppState>, Path(id): Path<i64>, Json(req): Json<UpdateUser>) -> ApiResult<Json<User>> {
     let mut tx = state.pool.begin().await?;
     let user = users::update_flags(&mut tx, auth.partner_id, id, req.is_active, req.full_access, auth.actor()).await?;
+    tx.commit().await?;
+    Ok(Json(user))
+}
+
+/// Client details, Users: the client's users, newest first, 8 per page. An unknown client: 404.
+#[utoipa::path(get, path = "/superadmin/clients/{id}/users", tag = "users", params(("id" = i64, Path), UsersQuery, PageParams),
+    responses((status = 200, body = Page<User>), (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn client_list(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(partner_id): Path<i64>,
+    Query(q): Query<UsersQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<User>>> {
+    let mut conn = state.pool.acquire().await?;
+    // An empty page would read as 'this client has no users'; an unknown client is not that.
+    domain::clients::get(&mut conn, partner_id).await?;
+    Ok(Json(users::list(&mut conn, partner_id, &users::Filter { search: q.q }, paging.with_default(CLIENT_USERS_PER_PAGE)).await?))
+}
+
+/// One of the client's users (the user's detail view). Another client's user: 404.
+#[utoipa::path(get, path = "/superadmin/clients/{id}/users/{user_id}", tag = "users", params(("id" = i64, Path), ("user_id" = i64, Path)),
+    responses((status = 200, body = User), (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn client_one(_auth: SuperAdminAuth, State(state): State<AppState>, Path((partner_id, user_id)): Path<(i64, i64)>) -> ApiResult<Json<User>> {
+    let mut conn = state.pool.acquire().await?;
+    Ok(Json(users::get(&mut conn, partner_id, user_id).await?))
+}
+
+/// The user's Settings tab as the super admin sees it: Plan Status and Access Control,
+/// audited under the super admin.
+#[utoipa::path(patch, path = "/superadmin/clients/{id}/users/{user_id}", tag = "users", params(("id" = i64, Path), ("user_id" = i64, Path)), request_body = UpdateUser,
+    responses((status = 200, body = User), (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn client_update(auth: SuperAdminAuth, State(state): State<AppState>, Path((partner_id, user_id)): Path<(i64, i64)>, Json(req): Json<UpdateUser>) -> ApiResult<Json<User>> {
+    let mut tx = state.pool.begin().await?;
+    let user = users::update_flags(&mut tx, partner_id, user_id, req.is_active, req.full_access, auth.actor()).await?;
     tx.commit().await?;
     Ok(Json(user))
 }

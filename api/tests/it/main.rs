@@ -39,3 +39,6 @@ mod operations;
 mod client_domain;
 mod client_logs;
 mod portal;
+mod superadmin_guard;
+mod client_settings_effect;
+mod policies;

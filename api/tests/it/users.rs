@@ -126,3 +126,53 @@ async fn a_deactivated_partner_is_refused_even_with_a_live_token() {
     let (s, _) = app.get("/api/v1/partner/users", Some(&p.token)).await;
     assert_eq!(s, 401);
 }
+
+#[tokio::test]
+async fn super_admin_pages_a_clients_users_eight_at_a_time_and_sets_their_status() {
+    let app = TestApp::spawn().await;
+    let alpha = fixtures::partner(&app, "alpha").await;
+    let beta = fixtures::partner(&app, "beta").await;
+    let mut ids = Vec::new();
+    for n in 1..=9 {
+        ids.push(fixtures::user(&app, alpha.id, n).await);
+    }
+    let theirs = fixtures::user(&app, beta.id, 10).await;
+    let admin = app.superadmin_token();
+
+    let (s, first) = app.get(&format!("/api/v1/superadmin/clients/{}/users", alpha.id), Some(&admin)).await;
+    assert_eq!(s, 200, "{first}");
+    assert_eq!((first["total"].as_i64(), first["per_page"].as_i64(), first["pages"].as_i64()), (Some(9), Some(8), Some(2)));
+    assert_eq!(first["items"].as_array().unwrap().len(), 8);
+    assert_eq!(first["items"][0]["id"], *ids.last().unwrap(), "newest first");
+    let (_, second) = app.get(&format!("/api/v1/superadmin/clients/{}/users?page=2", alpha.id), Some(&admin)).await;
+    assert_eq!(second["items"].as_array().unwrap().len(), 1);
+    assert!(first["items"].as_array().unwrap().iter().chain(second["items"].as_array().unwrap()).all(|u| u["partner_id"] == alpha.id));
+
+    let (s, _) = app.get("/api/v1/superadmin/clients/999999/users", Some(&admin)).await;
+    assert_eq!(s, 404, "an unknown client is not a client without users");
+
+    let uid = ids[0];
+    let (s, u) = app.get(&format!("/api/v1/superadmin/clients/{}/users/{uid}", alpha.id), Some(&admin)).await;
+    assert_eq!((s, u["id"].as_i64()), (200, Some(uid)));
+    let (s, _) = app.get(&format!("/api/v1/superadmin/clients/{}/users/{theirs}", alpha.id), Some(&admin)).await;
+    assert_eq!(s, 404, "beta's user is not alpha's");
+
+    let res = app.client.patch(app.url(&format!("/api/v1/superadmin/clients/{}/users/{uid}", alpha.id))).bearer_auth(&admin).json(&json!({"is_active": false})).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    let u: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(u["is_active"], false);
+    // The partner's console sees what the super admin set.
+    let (_, seen) = app.get(&format!("/api/v1/partner/users/{uid}"), Some(&alpha.token)).await;
+    assert_eq!(seen["is_active"], false);
+    let actor: String = sqlx::query_scalar("SELECT actor_kind::text FROM audit_log WHERE action = 'user.update' AND entity_id = $1")
+        .bind(uid.to_string())
+        .fetch_one(&app.db.pool)
+        .await
+        .unwrap();
+    assert_eq!(actor, "superadmin");
+    let res = app.client.patch(app.url(&format!("/api/v1/superadmin/clients/{}/users/{theirs}", alpha.id))).bearer_auth(&admin).json(&json!({"is_active": false})).send().await.unwrap();
+    assert_eq!(res.status(), 404);
+
+    let (s, _) = app.get(&format!("/api/v1/superadmin/clients/{}/users", alpha.id), Some(&alpha.token)).await;
+    assert_eq!(s, 403);
+}

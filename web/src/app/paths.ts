@@ -9,6 +9,9 @@ export const paths = {
   auth: '/auth',
   logout: '/logout',
   planDetails: '/superadmin/planDetails',
+  privacyPolicy: '/privacy-policy',
+  terms: '/terms-and-conditions',
+  cancellationPolicy: '/cancellation-policy',
 
   dashboard: '/dashboard',
   userAccounts: '/user-accounts',

@@ -15,6 +15,9 @@ const ResetPasswordAdmin = lazy(() => import('./routes/auth/reset-password-admin
 const SetNewPassword = lazy(() => import('./routes/auth/set-new-password'));
 const CompleteDetails = lazy(() => import('./routes/onboarding/complete-details'));
 const PlanDetails = lazy(() => import('./routes/plan-details'));
+const PrivacyPolicy = lazy(() => import('./routes/policy').then((m) => ({ default: m.PrivacyPolicy })));
+const Terms = lazy(() => import('./routes/policy').then((m) => ({ default: m.TermsAndConditions })));
+const CancellationPolicy = lazy(() => import('./routes/policy').then((m) => ({ default: m.CancellationPolicy })));
 const Dashboard = lazy(() => import('./routes/admin/dashboard'));
 const ResetPassword = lazy(() => import('./routes/admin/reset-password'));
 const SuperAdminLogin = lazy(() => import('./routes/superadmin/login'));
@@ -51,6 +54,9 @@ export const routes: RouteObject[] = [
   { path: paths.setNewPassword, element: el(SetNewPassword) },
   { path: paths.completeDetails, element: el(CompleteDetails) },
   { path: paths.planDetails, element: el(PlanDetails) },
+  { path: paths.privacyPolicy, element: el(PrivacyPolicy) },
+  { path: paths.terms, element: el(Terms) },
+  { path: paths.cancellationPolicy, element: el(CancellationPolicy) },
   { element: <PartnerGuestOnly />, children: [{ path: paths.auth, element: el(Login) }] },
   { path: paths.logout, element: <PartnerLogout /> },
   {

@@ -9,6 +9,8 @@ export type SiteBranding = {
   logo_url: string | null;
   favicon_url: string | null;
   theme: Theme;
+  /** The super admin's Batch Processing for this partner: its users' portal offers batch verification. */
+  batch_processing: boolean;
 };
 
 /** The branding of the partner site this page is served on (by Host); null on the platform's own (204). */

@@ -39,23 +39,26 @@ export function Tabs<K extends string>({ tabs, active, onChange, vertical, child
 
 /**
  * The open tab kept in the URL (`?tab=key`), so reload and the back button keep it. Changing
- * tab drops the list state of the previous one (page, category).
+ * tab drops the list state of the previous one (page, category, and the params in `drop`).
  */
-export function useTabParam<K extends string>(keys: readonly K[], fallback: K, param = 'tab'): [K, (key: K) => void] {
+export function useTabParam<K extends string>(keys: readonly K[], fallback: K, param = 'tab', drop: readonly string[] = []): [K, (key: K) => void] {
   const [params, setParams] = useSearchParams();
   const raw = params.get(param);
   const active = keys.includes(raw as K) ? (raw as K) : fallback;
+  // A string, so a literal list at the call site does not make a new callback each render.
+  const dropped = drop.join(',');
   const setActive = useCallback(
     (key: K) =>
       setParams((prev) => {
         const p = new URLSearchParams(prev);
         p.delete('page');
         p.delete('category');
+        for (const d of dropped.split(',')) if (d) p.delete(d);
         if (key === fallback) p.delete(param);
         else p.set(param, key);
         return p;
       }),
-    [fallback, param, setParams],
+    [fallback, param, setParams, dropped],
   );
   return [active, setActive];
 }

@@ -1,6 +1,5 @@
 // /superadmin/client-details (spec part 2, §2.15): the stored client's header and side tabs.
-// Plan Details, Credits, API Pricing, Documentation, Settings (less Update Domain) and Wallet
-// Transactions and Api Logs are built; Users and API Status show their title for now.
+// Users (a client's users and one user's tabs) is in ./client-users.
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Alert } from '@/components/ui/alert';
@@ -16,11 +15,13 @@ import { ClientPlanDetails } from '@/features/plans/components/client-plan-detai
 import { ClientPricing } from '@/features/plans/components/client-pricing';
 import { ClientSettingsPanel } from '@/features/settings/components/client-settings-panel';
 import { DocumentationForm } from '@/features/settings/components/documentation-form';
+import { VisibilityAccordion } from '@/features/visibility/components/visibility-accordion';
 import { CreditsPanel } from '@/features/wallets/components/credits-panel';
 import { OwnerWalletEntries } from '@/features/wallets/components/wallet-entries-table';
 import { errorMessage } from '@/lib/api-client';
 import { paths } from '../../paths';
 import { refreshClient } from '../../query-cache';
+import { ClientUsers, USER_PARAMS } from './client-users';
 
 const TABS = [
   ['plan-details', 'Plan Details'],
@@ -39,7 +40,7 @@ const KEYS = TABS.map(([k]) => k);
 export default function ClientDetailsPage() {
   const stored = readSelectedClient();
   const client = useClient(stored?.id ?? null);
-  const [tab, setTab] = useTabParam<TabKey>(KEYS, 'plan-details');
+  const [tab, setTab] = useTabParam<TabKey>(KEYS, 'plan-details', 'tab', USER_PARAMS);
   const catalogue = useCatalogueSummary('superadmin');
   const queryClient = useQueryClient();
 
@@ -60,10 +61,14 @@ export default function ClientDetailsPage() {
     switch (tab) {
       case 'plan-details':
         return <ClientPlanDetails clientId={id} />;
+      case 'users':
+        return <ClientUsers clientId={id} userName={data.user_name} />;
       case 'credits':
         return <CreditsPanel owner={{ scope: 'client', id }} />;
       case 'api-pricing':
         return <ClientPricing clientId={id} services={catalogue.data?.items ?? []} />;
+      case 'api-status':
+        return <VisibilityAccordion scope={{ scope: 'client', id }} apis={catalogue.data?.items ?? []} loading={catalogue.isLoading} />;
       case 'wallet-transactions':
         return <OwnerWalletEntries owner={{ scope: 'client', id }} />;
       case 'api-logs':

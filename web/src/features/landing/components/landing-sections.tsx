@@ -7,9 +7,9 @@ export function SiteHeader() {
     <header className="site-header">
       <SiteBrand />
       <nav className="site-nav" aria-label="Sections">
-        <a href="#features">Features</a>
-        <a href="#pricing">Pricing</a>
-        <a href="#contact">Contact</a>
+        <a href="/#features">Features</a>
+        <a href="/#pricing">Pricing</a>
+        <a href="/#contact">Contact</a>
       </nav>
       <div className="site-actions">
         <Link to="/auth" className="btn btn-outline">
@@ -33,7 +33,7 @@ export function Hero() {
         dashboard for you and a user dashboard for your customers.
       </p>
       <div className="hero-actions">
-        <a href="#contact" className="btn btn-primary">
+        <a href="/#contact" className="btn btn-primary">
           Book a demo
         </a>
         <Link to="/signup" className="btn btn-outline">
@@ -89,7 +89,7 @@ export function SiteFooter() {
           <ul>
             {products.map((p) => (
               <li key={p}>
-                <a href="#features">{p}</a>
+                <a href="/#features">{p}</a>
               </li>
             ))}
           </ul>
@@ -97,18 +97,18 @@ export function SiteFooter() {
         <div>
           <h4>Explore</h4>
           <ul>
-            <li><a href="#features">Features</a></li>
-            <li><a href="#pricing">Pricing</a></li>
-            <li><a href="#contact">Contact us</a></li>
+            <li><a href="/#features">Features</a></li>
+            <li><a href="/#pricing">Pricing</a></li>
+            <li><a href="/#contact">Contact us</a></li>
             <li><Link to="/signup">Sign Up</Link></li>
           </ul>
         </div>
         <div>
           <h4>Policies</h4>
           <ul>
-            <li><a href="#privacy-policy">Privacy policy</a></li>
-            <li><a href="#terms">Terms and conditions</a></li>
-            <li><a href="#cancellation-policy">Cancellation policy</a></li>
+            <li><Link to="/privacy-policy">Privacy policy</Link></li>
+            <li><Link to="/terms-and-conditions">Terms and conditions</Link></li>
+            <li><Link to="/cancellation-policy">Cancellation policy</Link></li>
           </ul>
         </div>
         <div>

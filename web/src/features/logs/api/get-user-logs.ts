@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, type Paged } from '@/lib/api-client';
+import { userApiPath, type UserRef } from '@/lib/user-ref';
 import { logsKeys } from './keys';
 
 export type ApiLog = {
@@ -27,13 +28,13 @@ export type LogKind = 'api' | 'product';
 type LogOf<K extends LogKind> = K extends 'api' ? ApiLog : ProductLog;
 
 /** User Detail, API Logs / Product Logs: 50 per page, newest first. */
-export const userLogsQueryOptions = <K extends LogKind>(userId: number, kind: K, page: number) =>
+export const userLogsQueryOptions = <K extends LogKind>(user: UserRef, kind: K, page: number) =>
   queryOptions({
-    queryKey: logsKeys.userPage(userId, kind, page),
-    queryFn: () => api.get<Paged<LogOf<K>>>(`/partner/users/${userId}/${kind}-logs`, { params: { page, per_page: 50 } }),
+    queryKey: logsKeys.userPage(user.userId, kind, page),
+    queryFn: () => api.get<Paged<LogOf<K>>>(`${userApiPath(user)}/${kind}-logs`, { params: { page, per_page: 50 } }),
     placeholderData: keepPreviousData,
   });
 
-export function useUserLogs<K extends LogKind>(userId: number, kind: K, page: number) {
-  return useQuery(userLogsQueryOptions(userId, kind, page));
+export function useUserLogs<K extends LogKind>(user: UserRef, kind: K, page: number) {
+  return useQuery(userLogsQueryOptions(user, kind, page));
 }

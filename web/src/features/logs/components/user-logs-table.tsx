@@ -5,6 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { DataTable, usePageParam } from '@/components/ui/data-table';
 import { errorMessage } from '@/lib/api-client';
 import { formatDate, formatRupees } from '@/lib/format';
+import type { UserRef } from '@/lib/user-ref';
 import { useUserLogs, type ApiLog, type LogKind, type ProductLog } from '../api/get-user-logs';
 
 const PAGE_SIZE = 50;
@@ -26,9 +27,10 @@ function columnsFor(kind: LogKind, page: number): ColumnDef<Row>[] {
   ];
 }
 
-export function UserLogsTable({ userId, kind }: { userId: number; kind: LogKind }) {
+/** `clientId` when the super admin looks at a client's user. */
+export function UserLogsTable({ userId, clientId, kind }: UserRef & { kind: LogKind }) {
   const [page] = usePageParam();
-  const q = useUserLogs(userId, kind, page);
+  const q = useUserLogs({ userId, clientId }, kind, page);
   return (
     <>
       {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}

@@ -11,6 +11,8 @@ export const plansKeys = {
   clientPlan: (clientId: number) => [...plansKeys.client(clientId), 'plan'] as const,
   clientPrices: (clientId: number, category: string, page: number) =>
     [...plansKeys.client(clientId), 'prices', { category, page }] as const,
+  /** A catalogue entry as the API Pricing modal shows it. */
+  api: (apiId: number) => [...plansKeys.all, 'api', apiId] as const,
   /** The signed-in partner's own plan (My Plan). */
   mine: () => [...plansKeys.all, 'mine'] as const,
 };

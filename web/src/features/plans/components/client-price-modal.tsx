@@ -1,5 +1,8 @@
-// API Pricing's 'Add new' and edit modal. The edit modal has Save and Delete; Delete asks
-// 'Delete Account' with Don't delete / Delete.
+// API Pricing's 'Add new' and edit modal: the service, its price and status, and the entry's
+// catalogue fields (name, category, services, method, end point, documentation link, param
+// and header param names, description, curl code, response code; spec part 2 §7.2), which are
+// the catalogue's and edited on API's. The edit modal has Save and Delete; Delete asks 'Delete
+// Account' with Don't delete / Delete.
 import { useState } from 'react';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -9,10 +12,40 @@ import { errorMessage, ApiError } from '@/lib/api-client';
 import { useZodForm } from '@/lib/form';
 import { paiseToRupees } from '@/lib/money';
 import { useDeleteClientPrice } from '../api/delete-client-price';
+import { usePricedApi, type PricedApi } from '../api/get-priced-api';
 import type { CustomPrice } from '../api/get-client-prices';
 import { clientPriceSchema, useSaveClientPrice, type ClientPriceForm } from '../api/save-client-price';
 
-export type ServiceOption = { service: string; name: string; category: string };
+export type ServiceOption = { api_id: number; service: string; name: string; category: string };
+
+const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v, null, 2));
+
+/** The catalogue fields of the chosen API, read-only. */
+function ApiFields({ api }: { api: PricedApi }) {
+  const rows: [string, string, boolean?][] = [
+    ['Name', api.name],
+    ['Category', api.category],
+    ['Services', api.service],
+    ['Method', api.method.toUpperCase()],
+    ['End Point', api.endpoint],
+    ['Documentation Link', api.documentation_link],
+    ['Param Name', api.param_name || '_'],
+    ['Header Param Name', api.header_param_name || '_'],
+    ['Description', api.description],
+    ['Curl Code', api.curl_code, true],
+    ['Response Code', text(api.response_code), true],
+  ];
+  return (
+    <dl className="api-fields">
+      {rows.map(([k, v, code]) => (
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>{code ? <pre>{v}</pre> : v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
 
 type Props = {
   clientId: number;
@@ -33,6 +66,8 @@ export function ClientPriceModal({ clientId, entry, services, onClose, onDone }:
   const save = useSaveClientPrice(clientId);
   const remove = useDeleteClientPrice(clientId);
   const [confirm, setConfirm] = useState(false);
+  const apiId = entry?.api_id ?? services.find((s) => s.service === form.values.service)?.api_id ?? null;
+  const details = usePricedApi(apiId);
 
   const submit = form.handleSubmit((data) =>
     save.mutate(
@@ -101,6 +136,7 @@ export function ClientPriceModal({ clientId, entry, services, onClose, onDone }:
           <Field label="Price (₹)" htmlFor="cp-price" error={form.errors.price}>
             <input id="cp-price" type="text" inputMode="decimal" {...form.text('price')} />
           </Field>
+          {details.data && <ApiFields api={details.data} />}
           <div className="field" role="radiogroup" aria-label="Status">
             <span className="field-label">Status</span>
             <div className="radio-group">

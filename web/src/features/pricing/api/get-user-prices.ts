@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { userApiPath, type UserRef } from '@/lib/user-ref';
 import { pricingKeys } from './keys';
 
 /** One API as the API Price tab sees it (prices in paise). */
@@ -17,12 +18,12 @@ export type UserPrice = {
   user_amount_paise: number;
 };
 
-export const userPricesQueryOptions = (userId: number) =>
+export const userPricesQueryOptions = (user: UserRef) =>
   queryOptions({
-    queryKey: pricingKeys.user(userId),
-    queryFn: () => api.get<{ items: UserPrice[] }>(`/partner/users/${userId}/prices`),
+    queryKey: pricingKeys.user(user.userId),
+    queryFn: () => api.get<{ items: UserPrice[] }>(`${userApiPath(user)}/prices`),
   });
 
-export function useUserPrices(userId: number) {
-  return useQuery(userPricesQueryOptions(userId));
+export function useUserPrices(user: UserRef) {
+  return useQuery(userPricesQueryOptions(user));
 }

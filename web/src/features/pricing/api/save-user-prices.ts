@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rupeeField } from '@/lib/money';
+import { userApiPath, type UserRef } from '@/lib/user-ref';
 import type { UserPrice } from './get-user-prices';
 import { pricingKeys } from './keys';
 
@@ -36,13 +37,13 @@ export function changedPrices(
   return { changes, errors };
 }
 
-export const saveUserPrices = ({ userId, prices }: { userId: number; prices: PriceChange[] }) =>
-  api.put<{ changed: number }>(`/partner/users/${userId}/prices`, { prices });
+export const saveUserPrices = ({ user, prices }: { user: UserRef; prices: PriceChange[] }) =>
+  api.put<{ changed: number }>(`${userApiPath(user)}/prices`, { prices });
 
-export function useSaveUserPrices(userId: number) {
+export function useSaveUserPrices(user: UserRef) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: saveUserPrices,
-    onSuccess: () => qc.invalidateQueries({ queryKey: pricingKeys.user(userId) }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: pricingKeys.user(user.userId) }),
   });
 }

@@ -6,6 +6,7 @@ import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { DataTable, slicePage, usePageParam } from '@/components/ui/data-table';
 import { errorMessage } from '@/lib/api-client';
 import { formatRupees } from '@/lib/format';
+import type { UserRef } from '@/lib/user-ref';
 import { useUserPrices, type UserPrice } from '../api/get-user-prices';
 import { changedPrices, useSaveUserPrices } from '../api/save-user-prices';
 
@@ -50,9 +51,11 @@ const columns: ColumnDef<UserPrice>[] = [
   { id: 'change', header: 'Change Price', cell: ({ row }) => <ChangePriceCell row={row.original} /> },
 ];
 
-export function UserPriceTable({ userId }: { userId: number }) {
-  const prices = useUserPrices(userId);
-  const save = useSaveUserPrices(userId);
+/** `clientId` when the super admin sets a client's user's prices. */
+export function UserPriceTable({ userId, clientId }: UserRef) {
+  const user = { userId, clientId };
+  const prices = useUserPrices(user);
+  const save = useSaveUserPrices(user);
   const msg = useTimedMessage();
   const [page] = usePageParam();
   const [edits, setEdits] = useState<Record<string, string>>({});
@@ -71,7 +74,7 @@ export function UserPriceTable({ userId }: { userId: number }) {
       return;
     }
     save.mutate(
-      { userId, prices: changes },
+      { user, prices: changes },
       {
         onSuccess: () => {
           setEdits({});

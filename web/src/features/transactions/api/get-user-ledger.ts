@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, type Paged } from '@/lib/api-client';
+import { userApiPath, type UserRef } from '@/lib/user-ref';
 import type { TransactionKind } from './get-user-transactions';
 import { transactionsKeys } from './keys';
 
@@ -21,13 +22,13 @@ export type LedgerRow = {
 };
 
 /** User Detail, API Transactions / Product Transactions: the wallet's ledger, 50 per page. */
-export const userLedgerQueryOptions = (userId: number, kind: TransactionKind, page: number) =>
+export const userLedgerQueryOptions = (user: UserRef, kind: TransactionKind, page: number) =>
   queryOptions({
-    queryKey: transactionsKeys.ledger(userId, kind, page),
-    queryFn: () => api.get<Paged<LedgerRow>>(`/partner/users/${userId}/wallets/${kind}/ledger`, { params: { page, per_page: 50 } }),
+    queryKey: transactionsKeys.ledger(user.userId, kind, page),
+    queryFn: () => api.get<Paged<LedgerRow>>(`${userApiPath(user)}/wallets/${kind}/ledger`, { params: { page, per_page: 50 } }),
     placeholderData: keepPreviousData,
   });
 
-export function useUserLedger(userId: number, kind: TransactionKind, page: number) {
-  return useQuery(userLedgerQueryOptions(userId, kind, page));
+export function useUserLedger(user: UserRef, kind: TransactionKind, page: number) {
+  return useQuery(userLedgerQueryOptions(user, kind, page));
 }

@@ -7,6 +7,7 @@ import { Alert } from '@/components/ui/alert';
 import { DataTable, usePageParam } from '@/components/ui/data-table';
 import { errorMessage } from '@/lib/api-client';
 import { formatDate, formatRupees } from '@/lib/format';
+import type { UserRef } from '@/lib/user-ref';
 import { useUserLedger, type LedgerRow } from '../api/get-user-ledger';
 import type { TransactionKind } from '../api/get-user-transactions';
 
@@ -53,9 +54,10 @@ function columnsFor(page: number): ColumnDef<LedgerRow>[] {
   ];
 }
 
-export function UserTransactionsTable({ userId, kind }: { userId: number; kind: TransactionKind }) {
+/** `clientId` when the super admin looks at a client's user. */
+export function UserTransactionsTable({ userId, clientId, kind }: UserRef & { kind: TransactionKind }) {
   const [page] = usePageParam();
-  const q = useUserLedger(userId, kind, page);
+  const q = useUserLedger({ userId, clientId }, kind, page);
   return (
     <>
       {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}

@@ -11,6 +11,17 @@ export const usersQueryOptions = (page: number) =>
     placeholderData: keepPreviousData,
   });
 
-export function useUsers(page: number) {
-  return useQuery(usersQueryOptions(page));
+/** Client details, Users: a client's users for the super admin, 8 per page (the server's default). */
+export const clientUsersQueryOptions = (clientId: number, page: number) =>
+  queryOptions({
+    queryKey: usersKeys.clientList(clientId, page),
+    queryFn: () => api.get<Paged<User>>(`/superadmin/clients/${clientId}/users`, { params: { page } }),
+    placeholderData: keepPreviousData,
+  });
+
+/** The partner's users, or with `clientId` that client's users (super admin). */
+export function useUsers(page: number, clientId?: number) {
+  const mine = useQuery({ ...usersQueryOptions(page), enabled: clientId === undefined });
+  const client = useQuery({ ...clientUsersQueryOptions(clientId ?? 0, page), enabled: clientId !== undefined });
+  return clientId === undefined ? mine : client;
 }

@@ -35,4 +35,25 @@ describe('UserCards', () => {
     await userEvent.click(screen.getAllByRole('button', { name: 'View details' })[1]);
     expect(onView).toHaveBeenCalledWith(expect.objectContaining({ id: 8 }));
   });
+
+  it("lists a client's users for the super admin with the client's user name and no Add link", async () => {
+    const calls = mockApi({ 'GET /superadmin/clients/12/users': {
+      status: 200,
+      body: { items: [user(7)], page: 1, per_page: 8, total: 1, pages: 1 },
+    } });
+    const onView = vi.fn();
+    renderRoutes([{ path: '/', element: <UserCards client={{ id: 12, userName: 'acme' }} onView={onView} /> }], '/');
+    expect(await screen.findByText('acme')).toBeInTheDocument();
+    expect(calls[0].url).toBe('/api/v1/superadmin/clients/12/users?page=1');
+    expect(screen.getByText('User Name')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'View Details' }));
+    expect(onView).toHaveBeenCalledWith(expect.objectContaining({ id: 7 }));
+  });
+
+  it("says 'No user found...' without Add User Manually for a client without users", async () => {
+    mockApi({ 'GET /superadmin/clients/12/users': { status: 200, body: { items: [], page: 1, per_page: 8, total: 0, pages: 0 } } });
+    renderRoutes([{ path: '/', element: <UserCards client={{ id: 12, userName: 'acme' }} onView={() => {}} /> }], '/');
+    expect(await screen.findByText('No user found...')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Add User Manually' })).toBeNull();
+  });
 });

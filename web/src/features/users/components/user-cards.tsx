@@ -1,5 +1,7 @@
 // User Accounts: one card per user with running number, created date, User Id, Name,
-// Active/Inactive, phone (or '_'), email and View details.
+// Active/Inactive, phone (or '_'), email and View details. The super admin's client details
+// (Users, spec part 2 §2.15) show a client's users the same way, 8 per page, with the user name
+// and 'View Details'.
 import { Link } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { usePageParam } from '@/components/ui/data-table';
@@ -10,11 +12,17 @@ import { formatDate } from '@/lib/format';
 import { useUsers } from '../api/get-users';
 import { fullName, type User } from '../api/types';
 
-type Props = { addUserPath: string; onView: (user: User) => void };
+type Props = {
+  onView: (user: User) => void;
+  /** The partner's Add User Manually, offered when the list is empty. */
+  addUserPath?: string;
+  /** The client whose users the super admin sees, and that client's user name. */
+  client?: { id: number; userName: string };
+};
 
-export function UserCards({ addUserPath, onView }: Props) {
+export function UserCards({ addUserPath, onView, client }: Props) {
   const [page] = usePageParam();
-  const users = useUsers(page);
+  const users = useUsers(page, client?.id);
 
   if (users.isLoading) return <Spinner />;
   if (users.isError) return <Alert message={{ kind: 'error', text: errorMessage(users.error) }} />;
@@ -23,7 +31,7 @@ export function UserCards({ addUserPath, onView }: Props) {
     return (
       <div className="empty-state">
         <p>No user found...</p>
-        <Link to={addUserPath}>Add User Manually</Link>
+        {addUserPath && <Link to={addUserPath}>Add User Manually</Link>}
       </div>
     );
   }
@@ -50,9 +58,16 @@ export function UserCards({ addUserPath, onView }: Props) {
               <dd>{u.phone_number || '_'}</dd>
               <dt>Email</dt>
               <dd className="break">{u.email}</dd>
+              {client && (
+                <>
+                  {/* An end user carries its client's user name (spec part 1 §7: a user is created with userName, the admin). */}
+                  <dt>User Name</dt>
+                  <dd>{client.userName}</dd>
+                </>
+              )}
             </dl>
             <button type="button" className="btn btn-primary btn-sm" onClick={() => onView(u)}>
-              View details
+              {client ? 'View Details' : 'View details'}
             </button>
           </li>
         ))}

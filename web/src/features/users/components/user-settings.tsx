@@ -22,11 +22,12 @@ function RadioRow(props: { name: string; label: string; value: boolean; choices:
   );
 }
 
-export function UserSettings({ user }: { user: User }) {
+/** `clientId` when the super admin sets a client's user. */
+export function UserSettings({ user, clientId }: { user: User; clientId?: number }) {
   const update = useUpdateUser();
   const msg = useTimedMessage();
   const set = (flags: UserFlags) =>
-    update.mutate({ userId: user.id, ...flags }, { onError: (e) => msg.error(errorMessage(e)) });
+    update.mutate({ userId: user.id, clientId, ...flags }, { onError: (e) => msg.error(errorMessage(e)) });
   return (
     <div className="form narrow-form">
       <Alert message={msg.message} onClose={msg.clear} />

@@ -7,6 +7,7 @@ import { errorMessage } from '@/lib/api-client';
 import { categoryShown, isShown, useVisibility } from '../api/get-visibility';
 import type { VisibilityScope } from '../api/keys';
 import { useSetVisibility, type VisibilityChange } from '../api/set-visibility';
+import { ShowHide } from './show-hide';
 
 /** A catalogue API as the list shows it. */
 export type VisibleApi = { service: string; name: string; category: string };
@@ -16,20 +17,6 @@ const PAGE_SIZE = 50;
 const TOGGLE_MESSAGE_MS = 2000;
 
 type Row = { key: string; category: string; name?: string; service?: string; shown: boolean };
-
-function ShowHide({ label, shown, disabled, onChange }: { label: string; shown: boolean; disabled: boolean; onChange: (shown: boolean) => void }) {
-  const name = `show-${label}`;
-  return (
-    <div className="radio-group" role="radiogroup" aria-label={label}>
-      <label>
-        <input type="radio" name={name} checked={shown} disabled={disabled} onChange={() => onChange(true)} /> Show
-      </label>
-      <label>
-        <input type="radio" name={name} checked={!shown} disabled={disabled} onChange={() => onChange(false)} /> Hide
-      </label>
-    </div>
-  );
-}
 
 type Props = { scope: VisibilityScope; apis: VisibleApi[]; by: 'api' | 'category'; loading?: boolean; pageParam?: string };
 
@@ -67,7 +54,7 @@ export function VisibilityTable({ scope, apis, by, loading, pageParam = 'page' }
       id: 'status',
       header: 'Status',
       cell: ({ row }) => (
-        <ShowHide label={row.original.name ?? row.original.category} shown={row.original.shown} disabled={set.isPending || !v.data} onChange={(s) => change(row.original, s)} />
+        <ShowHide label={row.original.name ?? row.original.category} name={`show-${row.original.key}`} shown={row.original.shown} disabled={set.isPending || !v.data} onChange={(s) => change(row.original, s)} />
       ),
     },
   ];

@@ -1,4 +1,5 @@
 // Shapes of the wallet endpoints (money in integer paise).
+import { userApiPath } from '@/lib/user-ref';
 
 export type WalletKind = 'api' | 'product';
 export type EntryType = 'credit' | 'debit';
@@ -27,11 +28,14 @@ export type WalletEntry = {
   user_id: number | null;
 };
 
-/** Whose wallets a screen moves money on: an end user (partner console) or a client (super admin). */
-export type WalletOwner = { scope: 'user' | 'client'; id: number };
+/**
+ * Whose wallets a screen moves money on: an end user or a client (super admin). An end user
+ * with `clientId` is a client's user seen by the super admin; without, the partner's own.
+ */
+export type WalletOwner = { scope: 'user' | 'client'; id: number; clientId?: number };
 
 export function ownerPath(owner: WalletOwner): string {
-  return owner.scope === 'user' ? `/partner/users/${owner.id}` : `/superadmin/clients/${owner.id}`;
+  return owner.scope === 'user' ? userApiPath({ userId: owner.id, clientId: owner.clientId }) : `/superadmin/clients/${owner.id}`;
 }
 
 export const walletLabels: Record<WalletKind, string> = { api: 'API Wallet', product: 'Product Wallet' };
