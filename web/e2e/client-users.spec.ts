@@ -76,10 +76,10 @@ test("Users: the client's users 8 a page, and one user's seven tabs and Back", a
   await page.setViewportSize({ width: 390, height: 844 });
   await page.locator('.client-user-detail').getByRole('tab', { name: 'API Transactions', exact: true }).click();
   await page.waitForTimeout(300);
-  await page.screenshot({ path: 'test-results/superadmin-client-user-phone.png', fullPage: true });
+  await page.screenshot({ path: 'test-results/superadmin-client-user-phone.png' });
   await page.getByRole('button', { name: 'Back' }).click();
   await expect(page.locator('.user-card').first()).toBeVisible();
-  await page.screenshot({ path: 'test-results/superadmin-client-users-phone.png', fullPage: true });
+  await page.screenshot({ path: 'test-results/superadmin-client-users-phone.png' });
 });
 
 test('API Status: an accordion per category with Show or Hide for the category and each API', async ({ page }) => {
