@@ -82,11 +82,13 @@ pub struct Dashboard {
     pub current_credits_paise: i64,
 }
 
+/// The transaction counts are the writers' all-time counters per partner (`list_totals`, kept
+/// by the tables' triggers), one row per partner instead of a count over every transaction.
 pub async fn dashboard(conn: &mut PgConnection) -> Result<Dashboard> {
     Ok(sqlx::query_as(
         "SELECT (SELECT count(*) FROM partners) AS total_users,
-                (SELECT count(*) FROM api_transactions) AS total_transactions,
-                (SELECT count(*) FROM product_transactions) AS accessed_products,
+                (SELECT COALESCE(sum(n), 0)::bigint FROM list_totals WHERE source = 'api_transactions') AS total_transactions,
+                (SELECT COALESCE(sum(n), 0)::bigint FROM list_totals WHERE source = 'product_transactions') AS accessed_products,
                 (SELECT COALESCE(sum(balance_paise), 0)::bigint FROM wallets WHERE user_id IS NULL) AS current_credits_paise",
     )
     .fetch_one(conn)

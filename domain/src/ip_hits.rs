@@ -5,12 +5,12 @@
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use sqlx::PgConnection;
+use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Result,
     ip_access::Filter,
-    paging::{Page, PageRequest},
+    paging::{List, Page, PageRequest},
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -42,51 +42,39 @@ struct Row {
     blocked_id: Option<i64>,
 }
 
-const WHERE: &str = "h.partner_id = $1 AND ($2::bigint IS NULL OR h.user_id = $2) AND ($3::inet IS NULL OR h.ip = $3::inet)
-                     AND ($4::date IS NULL OR h.day = $4)";
-
-/// The partner's hits, most recently seen first.
+/// The partner's hits, most recently seen first: one row per user and IP (a list of groups,
+/// so its total counts the groups).
 pub async fn list(conn: &mut PgConnection, partner_id: i64, f: &Filter, page: PageRequest) -> Result<Page<IpHit>> {
     let ip = f.ip.map(|ip| ip.to_string());
-    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM (SELECT 1 FROM ip_hits h WHERE {WHERE} GROUP BY h.user_id, h.ip) t"
-    )))
-    .bind(partner_id)
-    .bind(f.user_id)
-    .bind(&ip)
-    .bind(f.date)
-    .fetch_one(&mut *conn)
+    let rows: Page<Row> = List {
+        columns: "h.user_id, host(h.ip) AS ip, sum(h.hits)::bigint AS hits, min(h.first_seen) AS first_seen,
+                  max(h.last_seen) AS last_seen, b.id AS blocked_id",
+        rows: |q: &mut QueryBuilder<Postgres>| {
+            q.push("FROM ip_hits h LEFT JOIN blocked_ips b ON b.user_id = h.user_id AND b.ip = h.ip WHERE h.partner_id = ").push_bind(partner_id);
+            if let Some(u) = f.user_id {
+                q.push(" AND h.user_id = ").push_bind(u);
+            }
+            if let Some(ip) = &ip {
+                q.push(" AND h.ip = ").push_bind(ip.clone()).push("::inet");
+            }
+            if let Some(day) = f.date {
+                q.push(" AND h.day = ").push_bind(day);
+            }
+            q.push(" GROUP BY h.user_id, h.ip, b.id");
+        },
+        order_by: "max(h.last_seen) DESC, h.user_id, h.ip",
+    }
+    .fetch(conn, page)
     .await?;
-    let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT h.user_id, host(h.ip) AS ip, sum(h.hits)::bigint AS hits, min(h.first_seen) AS first_seen,
-                max(h.last_seen) AS last_seen, b.id AS blocked_id
-           FROM ip_hits h LEFT JOIN blocked_ips b ON b.user_id = h.user_id AND b.ip = h.ip
-          WHERE {WHERE}
-          GROUP BY h.user_id, h.ip, b.id
-          ORDER BY max(h.last_seen) DESC, h.user_id, h.ip
-          LIMIT $5 OFFSET $6"
-    )))
-    .bind(partner_id)
-    .bind(f.user_id)
-    .bind(&ip)
-    .bind(f.date)
-    .bind(page.limit())
-    .bind(page.offset())
-    .fetch_all(&mut *conn)
-    .await?;
-    let items = rows
-        .into_iter()
-        .map(|r| IpHit {
-            user_id: r.user_id,
-            ip: r.ip,
-            hits: r.hits,
-            first_seen: r.first_seen,
-            last_seen: r.last_seen,
-            status: if r.blocked_id.is_some() { Status::Blocked } else { Status::Active },
-            blocked_id: r.blocked_id,
-        })
-        .collect();
-    Ok(Page::new(items, total, page))
+    Ok(rows.map(|r| IpHit {
+        user_id: r.user_id,
+        ip: r.ip,
+        hits: r.hits,
+        first_seen: r.first_seen,
+        last_seen: r.last_seen,
+        status: if r.blocked_id.is_some() { Status::Blocked } else { Status::Active },
+        blocked_id: r.blocked_id,
+    }))
 }
 
 /// The write side's periodic step (the `aggregate_ip_hits` job): folds every hot counter

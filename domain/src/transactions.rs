@@ -7,7 +7,7 @@ use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Result,
-    paging::{List, Page, PageRequest, contains_pattern},
+    paging::{Counts, Keys, List, Page, PageRequest, contains_pattern, push_days},
     wallets::{self, EntryFilter, Owner, WalletKind},
 };
 
@@ -51,7 +51,7 @@ pub struct Filter {
 }
 
 /// One user's transactions, newest first. The caller has checked that the user is the
-/// partner's; the partner id is in the WHERE all the same.
+/// partner's; the partner id is in the WHERE all the same. Counted (`paging::Counts`).
 pub async fn for_user(conn: &mut PgConnection, kind: Kind, partner_id: i64, user_id: i64, f: &Filter, page: PageRequest) -> Result<Page<Transaction>> {
     let (columns, table) = source(kind);
     List {
@@ -64,8 +64,20 @@ pub async fn for_user(conn: &mut PgConnection, kind: Kind, partner_id: i64, user
         },
         order_by: "t.created_at DESC, t.id DESC",
     }
-    .fetch(conn, page)
+    .fetch_counted(conn, page, &f.counts(table, partner_id, Some(vec![user_id]), None), &user_keys(table, user_id))
     .await
+}
+
+/// The keys of one user's rows of `table` (a constant of this crate), from its
+/// `(user_id, created_at DESC, id DESC)` index; the counters already hold only the partner's.
+pub(crate) fn user_keys(table: &'static str, user_id: i64) -> Keys<impl Fn(&mut QueryBuilder<Postgres>)> {
+    Keys {
+        rows: move |q: &mut QueryBuilder<Postgres>| {
+            q.push(format!("FROM {table} t WHERE t.user_id = ")).push_bind(user_id);
+        },
+        time: "t.created_at",
+        id: "t.id",
+    }
 }
 
 /// The filter panel of the partner-wide lists (User Transactions, My Transactions): User ID,
@@ -100,11 +112,12 @@ impl PartnerFilter {
 }
 
 /// Every user's transactions of one partner, newest first (User Transactions; My
-/// Transactions shows the same rows with the partner's side of the money).
+/// Transactions shows the same rows with the partner's side of the money). Counted unless a
+/// PID is asked for.
 pub async fn for_partner(conn: &mut PgConnection, kind: Kind, partner_id: i64, f: &PartnerFilter, page: PageRequest) -> Result<Page<Transaction>> {
     let (columns, table) = source(kind);
     let service_col = if kind == Kind::Api { "t.service" } else { "t.product" };
-    List {
+    let list = List {
         columns,
         rows: |q: &mut QueryBuilder<Postgres>| {
             // `table` is one of the two constants of `source`, never input.
@@ -112,9 +125,31 @@ pub async fn for_partner(conn: &mut PgConnection, kind: Kind, partner_id: i64, f
             f.push(q, "t.created_at", Some("t.pid"), service_col);
         },
         order_by: "t.created_at DESC, t.id DESC",
+    };
+    match f.counts(conn, table, partner_id, true, true).await? {
+        Some(counts) => list.fetch_counted(conn, page, &counts, &partner_keys(table, partner_id, &counts, service_col)).await,
+        None => list.fetch(conn, page).await,
     }
-    .fetch(conn, page)
-    .await
+}
+
+/// The keys of a partner's rows of `table` (a constant of this crate) for `counts`: one user's
+/// or some users' from the user index, else the partner's from its partner index;
+/// `label_col` is the column `counts.labels` name (constant SQL).
+pub(crate) fn partner_keys<'a>(table: &'static str, partner_id: i64, counts: &'a Counts, label_col: &'static str) -> Keys<impl Fn(&mut QueryBuilder<Postgres>) + 'a> {
+    Keys {
+        rows: move |q: &mut QueryBuilder<Postgres>| {
+            match &counts.users {
+                // Users the partner's own (`PartnerFilter::counts` read them from its users).
+                Some(users) => q.push(format!("FROM {table} t WHERE t.user_id = ANY(")).push_bind(users.clone()).push(")"),
+                None => q.push(format!("FROM {table} t WHERE t.partner_id = ")).push_bind(partner_id),
+            };
+            if let Some(labels) = &counts.labels {
+                q.push(format!(" AND {label_col} = ANY(")).push_bind(labels.clone()).push(")");
+            }
+        },
+        time: "t.created_at",
+        id: "t.id",
+    }
 }
 
 /// The select list and the table of a kind of transaction.
@@ -135,15 +170,59 @@ fn source(kind: Kind) -> (&'static str, &'static str) {
 }
 
 impl Filter {
-    /// `AND` the days of the filter to `column`, a timestamp (constant SQL of the caller); `to`
-    /// is inclusive.
+    /// `AND` the days of the filter (UTC, `to` inclusive) to `column`, a timestamp (constant
+    /// SQL of the caller).
     pub fn push_dates(&self, q: &mut QueryBuilder<Postgres>, column: &str) {
-        if let Some(from) = self.from {
-            q.push(format!(" AND {column} >= ")).push_bind(from);
+        push_days(q, column, self.from, self.to);
+    }
+
+    /// The counters of `source`'s rows of one partner within these days.
+    pub(crate) fn counts(&self, source: &'static str, partner_id: i64, users: Option<Vec<i64>>, labels: Option<Vec<String>>) -> Counts {
+        Counts { source, scopes: vec![partner_id], users, labels, from: self.from, to: self.to }
+    }
+}
+
+impl PartnerFilter {
+    /// The counters that hold what this filter keeps of `source` (a list with a PID column
+    /// when `has_pid`, and whose Services match the counters' label when `labelled`): User ID
+    /// and Email become the partner's users they match, Services the labels it matches among
+    /// the partner's. `None` when the filter asks what no counter holds: a part of a PID, or
+    /// Services of an unlabelled list; the list then counts its rows.
+    pub(crate) async fn counts(&self, conn: &mut PgConnection, source: &'static str, partner_id: i64, has_pid: bool, labelled: bool) -> Result<Option<Counts>> {
+        let service = contains_pattern(self.service.as_deref());
+        if (has_pid && contains_pattern(self.pid.as_deref()).is_some()) || (!labelled && service.is_some()) {
+            return Ok(None);
         }
-        if let Some(to) = self.to {
-            q.push(format!(" AND {column} < ")).push_bind(to).push(" + 1");
-        }
+        let email = contains_pattern(self.email.as_deref());
+        let users = if self.user_id.is_some() || email.is_some() {
+            let ids: Vec<i64> = sqlx::query_scalar(
+                "SELECT id FROM end_users WHERE partner_id = $1 AND ($2::bigint IS NULL OR id = $2)
+                    AND ($3::text IS NULL OR email::text ILIKE $3) ORDER BY id",
+            )
+            .bind(partner_id)
+            .bind(self.user_id)
+            .bind(&email)
+            .fetch_all(&mut *conn)
+            .await?;
+            Some(ids)
+        } else {
+            None
+        };
+        let labels = match service {
+            Some(p) => Some(
+                sqlx::query_scalar(
+                    "SELECT DISTINCT label FROM list_counts
+                      WHERE source = $1 AND scope = $2 AND user_id = 0 AND label <> '' AND label ILIKE $3 AND n > 0",
+                )
+                .bind(source)
+                .bind(partner_id)
+                .bind(p)
+                .fetch_all(&mut *conn)
+                .await?,
+            ),
+            None => None,
+        };
+        Ok(Some(self.dates.counts(source, partner_id, users, labels)))
     }
 }
 

@@ -187,11 +187,12 @@ pub async fn update_flags(conn: &mut PgConnection, partner_id: i64, user_id: i64
     Ok(after)
 }
 
-/// Dashboard tiles of a partner: its users and their API transactions.
+/// Dashboard tiles of a partner: its users and their API transactions (the writers' all-time
+/// counter, `list_totals`).
 pub async fn partner_counts(conn: &mut PgConnection, partner_id: i64) -> Result<(i64, i64)> {
     Ok(sqlx::query_as(
         "SELECT (SELECT count(*) FROM end_users WHERE partner_id = $1),
-                (SELECT count(*) FROM api_transactions WHERE partner_id = $1)",
+                COALESCE((SELECT n FROM list_totals WHERE source = 'api_transactions' AND scope = $1), 0)",
     )
     .bind(partner_id)
     .fetch_one(conn)

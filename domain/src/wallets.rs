@@ -29,7 +29,7 @@ use crate::{
     Error, Result,
     audit::{self, Actor},
     mail::{Email, Mail, SendMail},
-    paging::{List, Page, PageRequest},
+    paging::{Counts, Keys, List, Page, PageRequest, push_days},
     queue,
 };
 
@@ -523,36 +523,55 @@ async fn list(conn: &mut PgConnection, scope: Scope, f: &EntryFilter, page: Page
         Scope::Owner(o) => (Some(o.partner_id()), o.user_id(), false),
         Scope::PartnerWallets(p) => (p, None, true),
     };
+    let wallets = |q: &mut QueryBuilder<Postgres>| {
+        if let Some(p) = partner {
+            q.push(" AND w.partner_id = ").push_bind(p);
+        }
+        // Partner wallets have no user; an owner's list is its partner wallets or one user's.
+        match user {
+            Some(u) if !all_partners => q.push(" AND w.user_id = ").push_bind(u),
+            _ => q.push(" AND w.user_id IS NULL"),
+        };
+        if let Some(k) = f.kind {
+            q.push(" AND w.kind = ").push_bind(k.as_str());
+        }
+    };
+    let mut q = QueryBuilder::new("SELECT w.id FROM wallets w WHERE true");
+    wallets(&mut q);
+    let ids: Vec<i64> = q.build_query_scalar().fetch_all(&mut *conn).await?;
+    let counts = Counts {
+        source: "wallet_entries",
+        scopes: ids.clone(),
+        users: None,
+        labels: f.entry_type.map(|t| vec![t.as_str().to_owned()]),
+        from: f.from,
+        to: f.to,
+    };
+    let keys = Keys {
+        rows: |q: &mut QueryBuilder<Postgres>| {
+            q.push("FROM wallet_entries e WHERE e.wallet_id = ANY(").push_bind(ids.clone()).push(")");
+            if let Some(t) = f.entry_type {
+                q.push(" AND e.type = ").push_bind(t.as_str());
+            }
+        },
+        time: "e.created_at",
+        id: "e.id",
+    };
     List {
         columns: "e.id, e.created_at, w.kind, e.type, e.amount_paise, e.balance_after_paise, e.reason, e.reference,
                   e.actor_kind, w.partner_id, (SELECT user_name::text FROM partners WHERE id = w.partner_id) AS partner_user_name,
                   w.user_id",
         rows: |q: &mut QueryBuilder<Postgres>| {
             q.push("FROM wallet_entries e JOIN wallets w ON w.id = e.wallet_id WHERE true");
-            if let Some(p) = partner {
-                q.push(" AND w.partner_id = ").push_bind(p);
-            }
-            // Partner wallets have no user; an owner's list is its partner wallets or one user's.
-            match user {
-                Some(u) if !all_partners => q.push(" AND w.user_id = ").push_bind(u),
-                _ => q.push(" AND w.user_id IS NULL"),
-            };
-            if let Some(k) = f.kind {
-                q.push(" AND w.kind = ").push_bind(k.as_str());
-            }
+            wallets(q);
             if let Some(t) = f.entry_type {
                 q.push(" AND e.type = ").push_bind(t.as_str());
             }
-            if let Some(from) = f.from {
-                q.push(" AND e.created_at >= ").push_bind(from);
-            }
-            if let Some(to) = f.to {
-                q.push(" AND e.created_at < ").push_bind(to).push(" + 1");
-            }
+            push_days(q, "e.created_at", f.from, f.to);
         },
         order_by: "e.created_at DESC, e.id DESC",
     }
-    .fetch(conn, page)
+    .fetch_counted(conn, page, &counts, &keys)
     .await
 }
 

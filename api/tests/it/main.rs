@@ -33,6 +33,7 @@ mod gateway_support;
 mod gateway_crash;
 mod gateway_hits;
 mod transactions;
+mod list_counts;
 mod account;
 mod selling_prices;
 mod operations;
