@@ -29,50 +29,14 @@ CREATE TABLE list_totals (
     PRIMARY KEY (source, scope)
 );
 
--- Applies a statement's changed rows to the counts. TG_ARGV: the SQL of the scope, the user
--- ('': no user level) and the label ('': no label level), each over the table's columns.
--- Deltas are summed first, so an UPDATE that moves nothing (the gateway settling a call's
--- status) writes nothing. Rows are upserted in key order, so two statements lock shared
--- counters in the same order and cannot deadlock on them. A decrement always finds its row
--- (counters are never deleted), so one upsert serves both signs; rows that fall to 0 stay.
-CREATE FUNCTION list_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $fn$
-DECLARE
-    has_user  boolean := TG_ARGV[1] <> '';
-    has_label boolean := TG_ARGV[2] <> '';
-    cols text := format('%s AS scope, %s AS user_id, %s AS label, (created_at AT TIME ZONE ''UTC'')::date AS day',
-                        TG_ARGV[0], CASE WHEN has_user THEN TG_ARGV[1] ELSE '0::bigint' END,
-                        CASE WHEN has_label THEN TG_ARGV[2] ELSE '''''::text' END);
-    changed text;
-    sets text := '(scope, day)';
-    -- A level the table lacks is a constant: it is in no grouping set.
-    user_out text := CASE WHEN has_user THEN 'COALESCE(user_id, 0)' ELSE '0::bigint' END;
-    label_out text := CASE WHEN has_label THEN 'COALESCE(label, '''')' ELSE '''''::text' END;
-BEGIN
-    changed := CASE TG_OP
-        WHEN 'INSERT' THEN format('SELECT %s, 1 AS d FROM new_rows', cols)
-        WHEN 'DELETE' THEN format('SELECT %s, -1 AS d FROM old_rows', cols)
-        ELSE format('SELECT %s, -1 AS d FROM old_rows UNION ALL SELECT %s, 1 AS d FROM new_rows', cols, cols)
-    END;
-    IF has_user THEN sets := sets || ', (scope, user_id, day)'; END IF;
-    IF has_label THEN sets := sets || ', (scope, label, day)'; END IF;
-    IF has_user AND has_label THEN sets := sets || ', (scope, user_id, label, day)'; END IF;
-
-    EXECUTE format(
-        'WITH changed AS (SELECT scope, user_id, label, day, sum(d) AS n FROM (%s) c GROUP BY 1, 2, 3, 4 HAVING sum(d) <> 0),
-              delta AS (SELECT scope, %s AS user_id, %s AS label, day, sum(n) AS n
-                          FROM changed GROUP BY GROUPING SETS (%s) HAVING sum(n) <> 0),
-              counted AS (INSERT INTO list_counts AS l (source, scope, user_id, label, day, n)
-                          SELECT $1, scope, user_id, label, day, n FROM delta ORDER BY scope, user_id, label, day
-                          ON CONFLICT (source, scope, user_id, label, day) DO UPDATE SET n = l.n + EXCLUDED.n
-                          RETURNING 1)
-         INSERT INTO list_totals AS t (source, scope, n)
-         SELECT $1, scope, sum(n) FROM changed GROUP BY scope HAVING sum(n) <> 0 ORDER BY scope
-         ON CONFLICT (source, scope) DO UPDATE SET n = t.n + EXCLUDED.n', changed, user_out, label_out, sets)
-    USING TG_TABLE_NAME;
-    RETURN NULL;
-END
-$fn$;
-
+-- Each counted table gets a trigger function of its own, written below by list_counts_attach
+-- with the table's columns in it, so its SQL is static and PL/pgSQL keeps its plans (dynamic SQL
+-- would be parsed and planned on every statement of the gateway's hot path). It applies a
+-- statement's changed rows to the counts: deltas are summed first, and an UPDATE whose rows
+-- keep their scope, user, label and time (the gateway settling a call's status) stops after
+-- one join of the old and new rows. Counters are upserted in key order, so two statements lock
+-- shared counters in the same order and cannot deadlock on them. A decrement always finds its
+-- row (counters are never deleted), so one upsert serves both signs; rows that fall to 0 stay.
 CREATE FUNCTION list_counts_truncate() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
     DELETE FROM list_counts WHERE source = TG_TABLE_NAME;
@@ -81,33 +45,69 @@ BEGIN
 END
 $fn$;
 
--- The triggers of one table (one per event, each with the transition tables it has) and the
--- counts of the rows already there.
+-- tbl's trigger function and triggers (one per event, each with the transition tables it has)
+-- and the counts of the rows already there. scope_sql, user_sql and label_sql are columns of
+-- tbl; NULL: the table has no such level.
 CREATE PROCEDURE list_counts_attach(tbl text, scope_sql text, user_sql text, label_sql text) LANGUAGE plpgsql AS $fn$
 DECLARE
-    -- A trigger's arguments are strings: '' says the table has no such level.
-    args text := format('%L, %L, %L', scope_sql, COALESCE(user_sql, ''), COALESCE(label_sql, ''));
+    -- A level the table lacks is a constant, in no grouping set.
+    user_in text := COALESCE(user_sql, '0::bigint');
+    label_in text := COALESCE(label_sql, '''''::text');
+    user_out text := CASE WHEN user_sql IS NULL THEN '0::bigint' ELSE 'COALESCE(user_id, 0)' END;
+    label_out text := CASE WHEN label_sql IS NULL THEN '''''::text' ELSE 'COALESCE(label, '''')' END;
+    sets text := '(scope, day)'
+        || CASE WHEN user_sql IS NOT NULL THEN ', (scope, user_id, day)' ELSE '' END
+        || CASE WHEN label_sql IS NOT NULL THEN ', (scope, label, day)' ELSE '' END
+        || CASE WHEN user_sql IS NOT NULL AND label_sql IS NOT NULL THEN ', (scope, user_id, label, day)' ELSE '' END;
+    cols text := format('%s AS scope, %s AS user_id, %s AS label, (created_at AT TIME ZONE ''UTC'')::date AS day', scope_sql, user_in, label_in);
+    -- The columns a row is counted by.
+    keyed text[] := array_remove(ARRAY[scope_sql, user_sql, label_sql, 'created_at'], NULL);
+    apply text;
 BEGIN
+    -- %1$s: the changed rows, each with its delta d.
+    apply := format(
+        'WITH changed AS (SELECT scope, user_id, label, day, sum(d) AS n FROM (%%1$s) c GROUP BY 1, 2, 3, 4 HAVING sum(d) <> 0),
+              delta AS (SELECT scope, %1$s AS user_id, %2$s AS label, day, sum(n) AS n
+                          FROM changed GROUP BY GROUPING SETS (%3$s) HAVING sum(n) <> 0),
+              counted AS (INSERT INTO list_counts AS l (source, scope, user_id, label, day, n)
+                          SELECT %4$L, scope, user_id, label, day, n FROM delta ORDER BY scope, user_id, label, day
+                          ON CONFLICT (source, scope, user_id, label, day) DO UPDATE SET n = l.n + EXCLUDED.n
+                          RETURNING 1)
+         INSERT INTO list_totals AS t (source, scope, n)
+         SELECT %4$L, scope, sum(n) FROM changed GROUP BY scope HAVING sum(n) <> 0 ORDER BY scope
+         ON CONFLICT (source, scope) DO UPDATE SET n = t.n + EXCLUDED.n;',
+        user_out, label_out, sets, tbl);
+    EXECUTE format(
+        'CREATE FUNCTION %I() RETURNS trigger LANGUAGE plpgsql AS %L',
+        tbl || '_count',
+        format(
+'BEGIN
+    IF TG_OP = ''INSERT'' THEN
+        %s
+    ELSIF TG_OP = ''DELETE'' THEN
+        %s
+    ELSIF EXISTS (SELECT 1 FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE (%s) IS DISTINCT FROM (%s)) THEN
+        %s
+    END IF;
+    RETURN NULL;
+END',
+            format(apply, format('SELECT %s, 1 AS d FROM new_rows', cols)),
+            format(apply, format('SELECT %s, -1 AS d FROM old_rows', cols)),
+            -- (o.a, o.b, …) against (n.a, n.b, …).
+            'o.' || array_to_string(keyed, ', o.'), 'n.' || array_to_string(keyed, ', n.'),
+            format(apply, format('SELECT %s, -1 AS d FROM old_rows UNION ALL SELECT %s, 1 AS d FROM new_rows', cols, cols))));
     EXECUTE format('CREATE TRIGGER %I AFTER INSERT ON %I REFERENCING NEW TABLE AS new_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION list_counts_apply(%s)', tbl || '_count_ins', tbl, args);
+                    FOR EACH STATEMENT EXECUTE FUNCTION %I()', tbl || '_count_ins', tbl, tbl || '_count');
     EXECUTE format('CREATE TRIGGER %I AFTER UPDATE ON %I REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION list_counts_apply(%s)', tbl || '_count_upd', tbl, args);
+                    FOR EACH STATEMENT EXECUTE FUNCTION %I()', tbl || '_count_upd', tbl, tbl || '_count');
     EXECUTE format('CREATE TRIGGER %I AFTER DELETE ON %I REFERENCING OLD TABLE AS old_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION list_counts_apply(%s)', tbl || '_count_del', tbl, args);
+                    FOR EACH STATEMENT EXECUTE FUNCTION %I()', tbl || '_count_del', tbl, tbl || '_count');
     EXECUTE format('CREATE TRIGGER %I AFTER TRUNCATE ON %I
                     FOR EACH STATEMENT EXECUTE FUNCTION list_counts_truncate()', tbl || '_count_trunc', tbl);
     EXECUTE format(
         'INSERT INTO list_counts (source, scope, user_id, label, day, n)
-         SELECT %L, scope, %s, %s, day, count(*)
-           FROM (SELECT %s AS scope, %s AS user_id, %s AS label, (created_at AT TIME ZONE ''UTC'')::date AS day FROM %I) r
-          GROUP BY GROUPING SETS ((scope, day)%s%s%s)',
-        tbl,
-        CASE WHEN user_sql IS NOT NULL THEN 'COALESCE(user_id, 0)' ELSE '0::bigint' END,
-        CASE WHEN label_sql IS NOT NULL THEN 'COALESCE(label, '''')' ELSE '''''::text' END,
-        scope_sql, COALESCE(user_sql, '0::bigint'), COALESCE(label_sql, '''''::text'), tbl,
-        CASE WHEN user_sql IS NOT NULL THEN ', (scope, user_id, day)' ELSE '' END,
-        CASE WHEN label_sql IS NOT NULL THEN ', (scope, label, day)' ELSE '' END,
-        CASE WHEN user_sql IS NOT NULL AND label_sql IS NOT NULL THEN ', (scope, user_id, label, day)' ELSE '' END);
+         SELECT %L, scope, %s, %s, day, count(*) FROM (SELECT %s FROM %I) r GROUP BY GROUPING SETS (%s)',
+        tbl, user_out, label_out, cols, tbl, sets);
     EXECUTE format('INSERT INTO list_totals (source, scope, n) SELECT %L, %s, count(*) FROM %I GROUP BY 1, 2', tbl, scope_sql, tbl);
 END
 $fn$;
