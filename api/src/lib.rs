@@ -11,6 +11,7 @@ pub mod links;
 pub mod metrics;
 pub mod openapi;
 pub mod ratelimit;
+pub mod reply;
 pub mod routes;
 pub mod security_headers;
 pub mod session;

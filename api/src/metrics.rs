@@ -43,14 +43,15 @@ impl Metrics {
             return;
         }
         // A call that reached the charging step carries its transaction: charged when the
-        // charge was kept, refunded when the upstream failed, free in sandbox.
+        // charge was kept, refunded when the upstream failed. A sandbox call is charged too.
+        if res.extensions().get::<crate::verification::SandboxCall>().is_some() {
+            self.sandbox_calls.fetch_add(1, Ordering::Relaxed);
+        }
         let charged: u64 = res.headers().get("x-charged-paise").and_then(|v| v.to_str().ok()).and_then(|s| s.parse().ok()).unwrap_or(0);
         if charged > 0 {
             self.charges.fetch_add(1, Ordering::Relaxed);
             self.charged_paise.fetch_add(charged, Ordering::Relaxed);
-        } else if res.status().is_success() {
-            self.sandbox_calls.fetch_add(1, Ordering::Relaxed);
-        } else {
+        } else if !res.status().is_success() {
             self.refunds.fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -67,7 +68,7 @@ impl Metrics {
             ("kyc_gateway_charges_total", "Gateway calls charged by this process.", &self.charges),
             ("kyc_gateway_charged_paise_total", "Paise charged to end users' wallets for those calls.", &self.charged_paise),
             ("kyc_gateway_refunds_total", "Gateway calls refunded by this process because the upstream failed (settle_pending's refunds are not counted here).", &self.refunds),
-            ("kyc_gateway_sandbox_calls_total", "Free sandbox (or Test api) gateway calls answered by this process.", &self.sandbox_calls),
+            ("kyc_gateway_sandbox_calls_total", "Sandbox (or Test api) gateway calls answered by this process with the sample.", &self.sandbox_calls),
         ];
         for (name, help, value) in counters {
             head(out, name, "counter", help);

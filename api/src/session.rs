@@ -43,3 +43,38 @@ pub async fn partner_session(state: &AppState, conn: &mut sqlx::PgConnection, pa
     let onboarding_step = p.progress().step();
     Ok(SessionResponse { token, partner: PartnerSummary { id: p.id, user_name: p.user_name, subdomain: p.subdomain, onboarding_step } })
 }
+
+/// An end user as its sign-in and sign-up return it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct UserSummary {
+    pub id: i64,
+    pub first_name: String,
+    pub last_name: String,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct UserSession {
+    pub token: String,
+    pub user: UserSummary,
+}
+
+/// A session with role `user` for `user` on its partner's site (sign-in and sign-up).
+pub async fn start_user_session(
+    state: &AppState,
+    conn: &mut sqlx::PgConnection,
+    user: UserSummary,
+    subdomain: String,
+) -> ApiResult<UserSession> {
+    let claims = Claims {
+        sub: user.id,
+        role: Role::User,
+        user_name: None,
+        subdomain: Some(subdomain),
+        email: None,
+        exp: 0,
+        iat: 0,
+        sid: uuid::Uuid::nil(),
+    };
+    let token = state.start_session(conn, claims).await?;
+    Ok(UserSession { token, user })
+}

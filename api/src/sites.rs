@@ -4,7 +4,16 @@
 use axum::http::HeaderMap;
 use domain::branding::{self, SiteBranding};
 
+use serde::Deserialize;
+
 use crate::{AppState, error::ApiResult};
+
+/// `?subdomain=` on the portal's paths: the partner's sub-domain when the Host header does not
+/// name it (tests, local runs).
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+pub struct SiteQuery {
+    pub subdomain: Option<String>,
+}
 
 /// The sub-domain a request is for: `?subdomain=` first, else the Host header.
 pub fn requested_subdomain(state: &AppState, explicit: Option<&str>, headers: &HeaderMap) -> Option<String> {

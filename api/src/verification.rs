@@ -25,10 +25,16 @@ pub struct Verified {
     /// is told (502 or 504), already refunded.
     pub answer: Result<Answered, ApiError>,
     pub transaction_id: i64,
-    /// What the user was charged in the end (0 when refunded, and for a sandbox call).
+    /// What the user was charged in the end (0 when refunded).
     pub charged_paise: i64,
     pub verification_id: String,
+    /// Answered by the catalogue's sample, not the upstream.
+    pub sandbox: bool,
 }
+
+/// A response extension on a sandbox call's answer, for the metrics.
+#[derive(Debug, Clone, Copy)]
+pub struct SandboxCall;
 
 pub struct Answered {
     pub status: StatusCode,
@@ -52,6 +58,9 @@ impl Verified {
         h.insert(HeaderName::from_static("x-transaction-id"), HeaderValue::from(self.transaction_id));
         h.insert(HeaderName::from_static("x-charged-paise"), HeaderValue::from(self.charged_paise));
         h.insert(HeaderName::from_static("x-verification-id"), HeaderValue::from_str(&self.verification_id).expect("a uuid is a header value"));
+        if self.sandbox {
+            res.extensions_mut().insert(SandboxCall);
+        }
         res
     }
 }
@@ -117,7 +126,7 @@ pub async fn run(state: &AppState, caller: &Caller, service: &str, body: &[u8], 
         Upstream::TimedOut => Err(ApiError::new(StatusCode::GATEWAY_TIMEOUT, "upstream_timeout", "The verification provider did not answer in time; you were not charged")),
         Upstream::Unreachable => Err(ApiError::new(StatusCode::BAD_GATEWAY, "upstream_unreachable", "The verification provider could not be reached; you were not charged")),
     };
-    Ok(Verified { answer, transaction_id, charged_paise: if kept { charged_paise } else { 0 }, verification_id: vid })
+    Ok(Verified { answer, transaction_id, charged_paise: if kept { charged_paise } else { 0 }, verification_id: vid, sandbox: call.sandbox })
 }
 
 /// The request body: a JSON object of input fields (an empty body is an empty object).
@@ -132,10 +141,10 @@ fn parse_input(body: &[u8]) -> ApiResult<serde_json::Map<String, serde_json::Val
     }
 }
 
-/// What to charge: nothing for a sandbox call. The wallets are created on first use, so a
+/// What to charge: the price, for a sandbox call too (README 'Sandbox calls'). The wallets are created on first use, so a
 /// user whose wallet was never funded gets 402, not an error.
 async fn charge_of(state: &AppState, caller: &Caller, call: &Call) -> ApiResult<Charge> {
-    let (amount, user_amount) = if call.sandbox { (0, 0) } else { (call.price.amount_paise, call.price.user_amount_paise) };
+    let (amount, user_amount) = (call.price.amount_paise, call.price.user_amount_paise);
     let (mut user_wallet_id, mut partner_wallet_id) = (caller.user_wallet_id, caller.partner_wallet_id);
     if (user_amount > 0 && user_wallet_id.is_none()) || (amount > 0 && partner_wallet_id.is_none()) {
         let mut conn = state.pool.acquire().await?;

@@ -13,13 +13,14 @@
 //! Rate limit (429) and money (402) follow in the api and `wallets::charge`. The price comes
 //! from `pricing::resolve`, the same resolution every screen shows.
 //!
-//! A call is a *sandbox call* (the catalogue's sample answer, no upstream call, no charge) when
-//! the key is a sandbox key or the partner is in Test api mode (`partners.sandbox_enabled`,
-//! the super admin's 'Test api'); otherwise it is *live*.
+//! A call is a *sandbox call* (the catalogue's sample answer, no upstream call) when the key is
+//! a sandbox key or the partner is in Test api mode (`partners.sandbox_enabled`, the super
+//! admin's 'Test api'); otherwise it is *live*. A sandbox call is charged like a live one so
+//! that the whole money flow can be rehearsed.
 
 pub mod hits;
 
-use std::net::IpAddr;
+use std::{net::IpAddr, sync::LazyLock};
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -182,18 +183,29 @@ pub struct Call {
     pub sandbox: bool,
 }
 
+/// The price and the endpoint in one round trip: this runs on every call.
+static AUTHORIZE: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "SELECT pr.*, c.method, c.endpoint, c.param_name, c.header_param_name, c.required_fields, c.response_code,
+                EXISTS (SELECT 1 FROM sandbox_apis s WHERE s.api_id = c.id) AS in_sandbox_list
+           FROM ({}) pr JOIN api_catalogue c ON c.id = pr.api_id",
+        *pricing::PRICE_OF_ONE
+    )
+});
+
+#[derive(sqlx::FromRow)]
+struct Priced {
+    #[sqlx(flatten)]
+    price: pricing::Price,
+    #[sqlx(flatten)]
+    endpoint: Endpoint,
+}
+
 /// Checks 4 and 5 for `caller` calling `service` with `input` (the request's JSON object).
 #[tracing::instrument(skip(conn, caller, input))]
 pub async fn authorize(conn: &mut PgConnection, caller: &Caller, service: &str, input: &serde_json::Map<String, serde_json::Value>) -> Result<Call> {
-    let price = pricing::resolve(conn, caller.partner_id, Some(caller.user_id), service).await?.ok_or(Error::NotFound)?;
-    let endpoint: Endpoint = sqlx::query_as(
-        "SELECT method, endpoint, param_name, header_param_name, required_fields, response_code,
-                EXISTS (SELECT 1 FROM sandbox_apis s WHERE s.api_id = c.id) AS in_sandbox_list
-           FROM api_catalogue c WHERE c.id = $1",
-    )
-    .bind(price.api_id)
-    .fetch_one(&mut *conn)
-    .await?;
+    let Priced { price, endpoint } =
+        sqlx::query_as(AUTHORIZE.as_str()).bind(caller.partner_id).bind(caller.user_id).bind(service).fetch_optional(&mut *conn).await?.ok_or(Error::NotFound)?;
     let sandbox = caller.sandbox();
     if !price.visible {
         return Err(Error::Forbidden("This API is not available to you".into()));
@@ -231,7 +243,7 @@ pub struct Offer {
     pub service: String,
     pub name: String,
     pub category: String,
-    /// What this user pays per call (sandbox calls are free).
+    /// What this user pays per call, live or sandbox.
     pub price_paise: i64,
     pub required_fields: Vec<String>,
     /// On the sandbox list: a sandbox key (and the portal's Try-it console) may call it.

@@ -165,6 +165,9 @@ pub enum Mail {
     /// Forgot password: the account is looked up, and its token issued, when the mail is
     /// built, so the request answers alike (and as fast) whether or not the account exists.
     PasswordReset { email: String, user_name: String },
+    /// The portal's forgot password for an end user of `partner_id`: looked up, and its token
+    /// issued, when the mail is built (as [`Mail::PasswordReset`]).
+    UserPasswordReset { partner_id: i64, email: String },
     /// Add User Manually: the mail to the new end user.
     AccountCreated { partner_id: i64, user_id: i64 },
     /// The low-balance alert to the partner that owns the wallet.
@@ -215,8 +218,32 @@ impl SendMail {
                     let token = tokens::issue(conn, Purpose::ResetPassword, c.id, tokens::RESET_PASSWORD_TTL).await?;
                     Some(texts::reset_password(&c.email, &c.first_name, &c.user_name, &config.public_url, &token))
                 }
-            },
-            Mail::AccountCreated { partner_id, user_id } => match users::get(conn, *partner_id, *user_id).await {
+            }
+            Mail::UserPasswordReset { partner_id, email } => {
+                match crate::portal::reset_target(conn, *partner_id, email).await? {
+                    None => None,
+                    Some(t) => {
+                        let token = tokens::issue_for(
+                            conn,
+                            Purpose::ResetPassword,
+                            tokens::Subject::User(t.user_id),
+                            tokens::RESET_PASSWORD_TTL,
+                        )
+                        .await?;
+                        Some(texts::user_reset_password(
+                            &t.email,
+                            &t.first_name,
+                            &t.site_title,
+                            &config.partner_site_url(&t.subdomain),
+                            &token,
+                        ))
+                    }
+                }
+            }
+            Mail::AccountCreated {
+                partner_id,
+                user_id,
+            } => match users::get(conn, *partner_id, *user_id).await {
                 Ok(u) => Some(texts::account_created(&u.email, &u.first_name, u.id)),
                 Err(crate::Error::NotFound) => None,
                 Err(e) => return Err(e),

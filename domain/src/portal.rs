@@ -4,6 +4,11 @@
 
 pub mod account;
 pub mod site;
+pub mod top_up;
+pub mod usage;
 
-pub use account::{Credentials, Principal, Profile, credentials_by_email, principal, profile};
-pub use site::{Site, SignupSettings, site, signup_settings};
+pub use account::{
+    Credentials, Principal, Profile, ProfileChange, ResetTarget, credentials_by_email, principal,
+    profile, reset_target,
+};
+pub use site::{SignupSettings, Site, signup_settings, site};

@@ -10,6 +10,8 @@
 //! Both come from the one query in [`prices`]; every screen and the gateway read it, so the
 //! lists and the charge can never disagree. Per-user prices are written here too.
 
+use std::sync::LazyLock;
+
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 
@@ -90,8 +92,9 @@ impl TryFrom<String> for Source {
     }
 }
 
-/// The resolution itself. `$1` partner, `$2` user (NULL: partner prices only), `$3` service
-/// (NULL: every API). A user of another partner matches no user price (`up.partner_id`).
+/// The resolution itself. `$1` partner, `$2` user (NULL: partner prices only); `{service}` is
+/// where one service is picked. A user of another partner matches no user price
+/// (`up.partner_id`).
 const PRICES: &str = "
     SELECT api_id, service, name, category, pid, plan, default_price_paise, plan_price_paise, custom_price_paise,
            amount_paise, amount_source, selling_price_paise, default_margin_bps, sells_at_paise, user_price_paise,
@@ -123,13 +126,30 @@ const PRICES: &str = "
                       LEFT JOIN plan_prices pl ON pl.plan = p.plan AND pl.api_id = c.id
                       LEFT JOIN partner_selling_prices sp ON sp.partner_id = p.id AND sp.api_id = c.id
                       LEFT JOIN user_prices up ON up.user_id = $2 AND up.partner_id = p.id AND up.api_id = c.id
-                     WHERE p.id = $1 AND ($3::text IS NULL OR c.service = $3)) costs) sells
+                     WHERE p.id = $1 AND {service}) costs) sells
      ORDER BY lower(category), name, api_id";
+
+/// Two statements rather than one with `$3 IS NULL OR c.service = $3`: with that, Postgres
+/// plans the gateway's one-service query afresh on every call (about 0.9 ms against 0.19 ms).
+static PRICE_OF_ALL: LazyLock<String> = LazyLock::new(|| PRICES.replace("{service}", "TRUE"));
+/// `$3` the service.
+pub(crate) static PRICE_OF_ONE: LazyLock<String> = LazyLock::new(|| PRICES.replace("{service}", "c.service = $3"));
 
 /// Prices of every API (or of `service` alone) for `partner_id`, and for `user_id` if given.
 #[tracing::instrument(skip(conn))]
 pub async fn prices(conn: &mut PgConnection, partner_id: i64, user_id: Option<i64>, service: Option<&str>) -> Result<Vec<Price>> {
-    Ok(sqlx::query_as(PRICES).bind(partner_id).bind(user_id).bind(service).fetch_all(conn).await?)
+    let q = sqlx::query_as(match service {
+        Some(_) => PRICE_OF_ONE.as_str(),
+        None => PRICE_OF_ALL.as_str(),
+    })
+    .bind(partner_id)
+    .bind(user_id);
+    Ok(match service {
+        Some(s) => q.bind(s),
+        None => q,
+    }
+    .fetch_all(conn)
+    .await?)
 }
 
 /// The price of one call: `None` when the partner or the service does not exist.

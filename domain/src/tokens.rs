@@ -44,16 +44,50 @@ fn plausible(token: &str) -> bool {
 /// Issues a fresh token for a partner; earlier unused tokens of the same purpose stop working,
 /// so only the newest mail's link is live.
 #[tracing::instrument(skip(conn))]
-pub async fn issue(conn: &mut PgConnection, purpose: Purpose, partner_id: i64, ttl: Duration) -> Result<String> {
-    supersede(conn, purpose, partner_id).await?;
+pub async fn issue(
+    conn: &mut PgConnection,
+    purpose: Purpose,
+    partner_id: i64,
+    ttl: Duration,
+) -> Result<String> {
+    issue_for(conn, purpose, Subject::Partner(partner_id), ttl).await
+}
+
+/// Whose token it is: a partner's, or an end user's (the portal's forgot password).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject {
+    Partner(i64),
+    User(i64),
+}
+
+impl Subject {
+    fn parts(self) -> (&'static str, i64) {
+        match self {
+            Subject::Partner(id) => ("partner", id),
+            Subject::User(id) => ("user", id),
+        }
+    }
+}
+
+/// [`issue`] for any subject.
+#[tracing::instrument(skip(conn))]
+pub async fn issue_for(
+    conn: &mut PgConnection,
+    purpose: Purpose,
+    subject: Subject,
+    ttl: Duration,
+) -> Result<String> {
+    let (kind, id) = subject.parts();
+    supersede(conn, purpose, kind, id).await?;
     let token = crypto::random_token(32);
     sqlx::query(
         "INSERT INTO one_time_tokens (token_hash, purpose, subject_kind, subject_id, expires_at)
-         VALUES ($1, $2, 'partner', $3, now() + $4 * interval '1 second')",
+         VALUES ($1, $2, $3, $4, now() + $5 * interval '1 second')",
     )
     .bind(hash(&token))
     .bind(purpose.as_str())
-    .bind(partner_id)
+    .bind(kind)
+    .bind(id)
     .bind(ttl.as_secs_f64())
     .execute(&mut *conn)
     .await?;
@@ -64,8 +98,13 @@ pub async fn issue(conn: &mut PgConnection, purpose: Purpose, partner_id: i64, t
 /// and the supersession of earlier tokens, as [`issue`]) exists from now on, but no token
 /// opens it until the mail's job calls [`mint`] with the returned id.
 #[tracing::instrument(skip(conn))]
-pub async fn reserve(conn: &mut PgConnection, purpose: Purpose, partner_id: i64, ttl: Duration) -> Result<i64> {
-    supersede(conn, purpose, partner_id).await?;
+pub async fn reserve(
+    conn: &mut PgConnection,
+    purpose: Purpose,
+    partner_id: i64,
+    ttl: Duration,
+) -> Result<i64> {
+    supersede(conn, purpose, "partner", partner_id).await?;
     // The hash of a token nobody holds: the row is unusable until minted.
     Ok(sqlx::query_scalar(
         "INSERT INTO one_time_tokens (token_hash, purpose, subject_kind, subject_id, expires_at)
@@ -93,13 +132,19 @@ pub async fn mint(conn: &mut PgConnection, token_id: i64) -> Result<Option<Strin
     Ok((found == 1).then_some(token))
 }
 
-async fn supersede(conn: &mut PgConnection, purpose: Purpose, partner_id: i64) -> Result<()> {
+async fn supersede(
+    conn: &mut PgConnection,
+    purpose: Purpose,
+    kind: &str,
+    subject_id: i64,
+) -> Result<()> {
     sqlx::query(
         "UPDATE one_time_tokens SET used_at = now()
-          WHERE subject_kind = 'partner' AND subject_id = $1 AND purpose = $2 AND used_at IS NULL",
+          WHERE subject_kind = $3 AND subject_id = $1 AND purpose = $2 AND used_at IS NULL",
     )
-    .bind(partner_id)
+    .bind(subject_id)
     .bind(purpose.as_str())
+    .bind(kind)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -108,15 +153,35 @@ async fn supersede(conn: &mut PgConnection, purpose: Purpose, partner_id: i64) -
 /// The partner of a live token, without using it up (the reset page checks the link first).
 #[tracing::instrument(skip_all)]
 pub async fn peek(conn: &mut PgConnection, purpose: Purpose, token: &str) -> Result<Option<i64>> {
+    peek_of(conn, purpose, "partner", token).await
+}
+
+/// The end user of a live token, without using it up.
+pub async fn peek_user(
+    conn: &mut PgConnection,
+    purpose: Purpose,
+    token: &str,
+) -> Result<Option<i64>> {
+    peek_of(conn, purpose, "user", token).await
+}
+
+#[tracing::instrument(skip_all)]
+async fn peek_of(
+    conn: &mut PgConnection,
+    purpose: Purpose,
+    kind: &str,
+    token: &str,
+) -> Result<Option<i64>> {
     if !plausible(token) {
         return Ok(None);
     }
     Ok(sqlx::query_scalar(
         "SELECT subject_id FROM one_time_tokens
-          WHERE token_hash = $1 AND purpose = $2 AND subject_kind = 'partner' AND used_at IS NULL AND expires_at > now()",
+          WHERE token_hash = $1 AND purpose = $2 AND subject_kind = $3 AND used_at IS NULL AND expires_at > now()",
     )
     .bind(hash(token))
     .bind(purpose.as_str())
+    .bind(kind)
     .fetch_optional(conn)
     .await?)
 }
@@ -124,17 +189,41 @@ pub async fn peek(conn: &mut PgConnection, purpose: Purpose, token: &str) -> Res
 /// Uses the token up and returns its partner; `None` when it is unknown, expired or used. One
 /// conditional UPDATE, so two requests racing with the same link cannot both win.
 #[tracing::instrument(skip_all)]
-pub async fn consume(conn: &mut PgConnection, purpose: Purpose, token: &str) -> Result<Option<i64>> {
+pub async fn consume(
+    conn: &mut PgConnection,
+    purpose: Purpose,
+    token: &str,
+) -> Result<Option<i64>> {
+    consume_of(conn, purpose, "partner", token).await
+}
+
+/// Uses an end user's token up and returns the user; `None` as [`consume`].
+pub async fn consume_user(
+    conn: &mut PgConnection,
+    purpose: Purpose,
+    token: &str,
+) -> Result<Option<i64>> {
+    consume_of(conn, purpose, "user", token).await
+}
+
+#[tracing::instrument(skip_all)]
+async fn consume_of(
+    conn: &mut PgConnection,
+    purpose: Purpose,
+    kind: &str,
+    token: &str,
+) -> Result<Option<i64>> {
     if !plausible(token) {
         return Ok(None);
     }
     Ok(sqlx::query_scalar(
         "UPDATE one_time_tokens SET used_at = now()
-          WHERE token_hash = $1 AND purpose = $2 AND subject_kind = 'partner' AND used_at IS NULL AND expires_at > now()
+          WHERE token_hash = $1 AND purpose = $2 AND subject_kind = $3 AND used_at IS NULL AND expires_at > now()
           RETURNING subject_id",
     )
     .bind(hash(token))
     .bind(purpose.as_str())
+    .bind(kind)
     .fetch_optional(conn)
     .await?)
 }

@@ -118,7 +118,24 @@ impl NewUser {
 
 /// Creates the user and its two wallets in the caller's transaction. `password_hash` is
 /// `crypto::hash_password_pooled(&u.password)`, computed before that transaction began.
-pub async fn create(conn: &mut PgConnection, partner_id: i64, u: &NewUser, password_hash: &str) -> Result<i64> {
+pub async fn create(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    u: &NewUser,
+    password_hash: &str,
+) -> Result<i64> {
+    create_by(conn, partner_id, u, password_hash, None).await
+}
+
+/// [`create`], audited under `actor` (the portal's self sign-up: the user itself, named once its
+/// id exists) instead of the partner.
+pub async fn create_by(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    u: &NewUser,
+    password_hash: &str,
+    actor: Option<Actor>,
+) -> Result<i64> {
     let hash = password_hash;
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO end_users (partner_id, first_name, last_name, email, phone_number, password_hash, full_access)
@@ -145,7 +162,10 @@ pub async fn create(conn: &mut PgConnection, partner_id: i64, u: &NewUser, passw
     audit::record(
         conn,
         &audit::Record {
-            actor: Actor::partner(partner_id),
+            actor: actor.map_or_else(
+                || Actor::partner(partner_id),
+                |a| Actor { id: Some(id), ..a },
+            ),
             action: "user.create",
             entity: "end_user",
             entity_id: id.to_string(),

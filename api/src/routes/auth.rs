@@ -19,6 +19,7 @@ use crate::{
     error::{ApiError, ApiResult},
     extract::Json,
     ratelimit::{CaptchaLimit, ForgotPasswordLimit, SignInLimit, SignUpLimit},
+    reply::{Message, message},
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -44,15 +45,6 @@ pub const RESET_EXPIRED: &str = "Session expired ! Please try again";
 pub const VERIFY_FAILED: &str = "This verification link is invalid or has expired";
 /// A new verification mail on a sign-in attempt at most this often.
 const RESEND_VERIFICATION_AFTER_SECS: f64 = 10.0 * 60.0;
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct Message {
-    pub message: String,
-}
-
-fn message(m: &str) -> Json<Message> {
-    Json(Message { message: m.to_owned() })
-}
 
 /// A new built-in captcha image. Answer it once, within 10 minutes, as
 /// `captcha: {id, answer}` (case does not matter). `mode` says which captcha the server checks.

@@ -63,11 +63,11 @@ async fn every_client_setting_is_honoured_by_the_gateway() {
     assert_eq!(call("pan_check").await.0, 200);
     assert_eq!((own.hits(), platform.hits(), moved.hits()), (1, 1, 1));
 
-    // Test api: the catalogue's sample, nothing upstream, nothing charged.
+    // Test api: the catalogue's sample and nothing upstream, metered like a live call.
     set(json!({"test_api": true})).await;
     let (st, h, b) = call("pan_check").await;
     assert_eq!((st, b), (200, json!({"status": "ok"})));
-    assert_eq!(h["x-charged-paise"], "0");
+    assert_eq!(h["x-charged-paise"], "100");
     assert_eq!(moved.hits(), 1);
     set(json!({"test_api": false})).await;
     assert_eq!(call("pan_check").await.0, 200);

@@ -226,7 +226,7 @@ async fn gateway_sandbox_calls_answer_the_sample_and_never_reach_the_upstream() 
     let sandbox = gs::key(&app, s.partner_id, s.user_id, "sandbox").await;
     let (st, h, b) = gs::verify(&app, &app.base, &sandbox, "pan_check", &json!({"id_number": "X"})).await;
     assert_eq!((st, b), (200, json!({"status": "ok"})));
-    assert_eq!(h["x-charged-paise"], "0");
+    assert_eq!(h["x-charged-paise"], "300");
 
     // A partner in Test api mode: a live key gets the sample too.
     sqlx::query("UPDATE partners SET sandbox_enabled = true WHERE id = $1").bind(s.partner_id).execute(&app.db.pool).await.unwrap();
@@ -239,9 +239,10 @@ async fn gateway_sandbox_calls_answer_the_sample_and_never_reach_the_upstream() 
     assert_eq!(st, 403);
 
     assert_eq!(up.hits(), 0);
-    assert_eq!(gs::balance(&app, s.user_wallet).await, 1_000);
-    assert_eq!(gs::balance(&app, s.partner_wallet).await, 1_000);
-    assert_eq!(count(&app, "SELECT count(*) FROM api_transactions WHERE mode = 'sandbox' AND status = 'success'").await, 2);
+    // Sandbox calls are metered like live ones.
+    assert_eq!(gs::balance(&app, s.user_wallet).await, 400);
+    assert_eq!(gs::balance(&app, s.partner_wallet).await, 400);
+    assert_eq!(count(&app, "SELECT count(*) FROM api_transactions WHERE mode = 'sandbox' AND status = 'success' AND user_amount_paise = 300").await, 2);
     gs::audit(&app).await;
 
     // GET /verify lists what the sandbox key may call, with price and required fields.

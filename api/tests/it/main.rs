@@ -40,6 +40,8 @@ mod operations;
 mod client_domain;
 mod client_logs;
 mod portal;
+mod portal_account;
+mod portal_usage;
 mod superadmin_guard;
 mod client_settings_effect;
 mod policies;

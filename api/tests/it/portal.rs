@@ -11,16 +11,16 @@ use crate::{
 };
 use domain::wallets::Owner;
 
-const PASSWORD: &str = "Secret@123";
+pub const PASSWORD: &str = "Secret@123";
 
-struct Site {
-    partner: fixtures::Partner,
-    user_id: i64,
-    email: String,
+pub struct Site {
+    pub partner: fixtures::Partner,
+    pub user_id: i64,
+    pub email: String,
 }
 
 /// A partner with an active sub-domain `name` and one end user with a real password.
-async fn site(app: &TestApp, name: &str) -> Site {
+pub async fn site(app: &TestApp, name: &str) -> Site {
     let partner = fixtures::partner(app, name).await;
     sqlx::query("UPDATE partners SET subdomain = $2, subdomain_status = 'active', title = 'Acme KYC', documentation_link = 'https://docs.acme.test' WHERE id = $1")
         .bind(partner.id)
@@ -32,25 +32,33 @@ async fn site(app: &TestApp, name: &str) -> Site {
     Site { partner, user_id, email }
 }
 
-async fn user_with_password(app: &TestApp, partner_id: i64, n: u32) -> (i64, String) {
+pub async fn user_with_password(app: &TestApp, partner_id: i64, n: u32) -> (i64, String) {
     let user_id = fixtures::user(app, partner_id, n).await;
     let hash = domain::crypto::hash_password(PASSWORD).unwrap();
     sqlx::query("UPDATE end_users SET password_hash = $2 WHERE id = $1").bind(user_id).bind(hash).execute(&app.db.pool).await.unwrap();
     (user_id, format!("user{n}.{partner_id}@example.in"))
 }
 
-async fn login(app: &TestApp, sub: &str, email: &str, password: &str) -> (u16, Value) {
-    app.post(&format!("/api/v1/me/login?subdomain={sub}"), &json!({"email": email, "password": password, "captcha": {}}), None).await
+pub async fn login(app: &TestApp, sub: &str, email: &str, password: &str) -> (u16, Value) {
+    app.post(
+        &format!("/api/v1/me/login?subdomain={sub}"),
+        &json!({"email": email, "password": password, "captcha": {}}),
+        None,
+    )
+    .await
 }
 
-async fn token(app: &TestApp, sub: &str, email: &str) -> String {
+pub async fn token(app: &TestApp, sub: &str, email: &str) -> String {
     let (status, body) = login(app, sub, email, PASSWORD).await;
     assert_eq!(status, 200, "{body}");
     body["token"].as_str().unwrap().to_owned()
 }
 
-fn assert_error(body: &Value) {
-    assert!(body["error"]["code"].is_string() && body["error"]["message"].is_string(), "not the contract's error shape: {body}");
+pub fn assert_error(body: &Value) {
+    assert!(
+        body["error"]["code"].is_string() && body["error"]["message"].is_string(),
+        "not the contract's error shape: {body}"
+    );
 }
 
 /// An API on the sandbox list.
@@ -375,14 +383,36 @@ async fn portal_try_runs_the_gateway_pipeline_in_sandbox() {
     let t = token(&app, "acme", &a.email).await;
     sandbox_api(&app, "pan_check", 300).await;
     fixtures::api(&app, "gst_check", 300).await;
-    gs::credit(&app, Owner::User { partner_id: a.partner.id, user_id: a.user_id }, 2_000).await;
+    gs::credit(
+        &app,
+        Owner::User {
+            partner_id: a.partner.id,
+            user_id: a.user_id,
+        },
+        2_000,
+    )
+    .await;
+    gs::credit(&app, Owner::Partner(a.partner.id), 2_000).await;
 
-    let (status, body) = app.post("/api/v1/me/try/pan_check", &json!({"id_number": "ABCDE1234F"}), Some(&t)).await;
+    let (status, body) = app
+        .post(
+            "/api/v1/me/try/pan_check",
+            &json!({"id_number": "ABCDE1234F"}),
+            Some(&t),
+        )
+        .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["status_code"], 200);
-    assert_eq!(body["body"], json!({"status": "ok"}), "the catalogue's sample");
-    assert_eq!(body["charged_paise"], 0, "a sandbox call is free, as at the gateway");
-    assert_eq!(body["balance_paise"], 2_000);
+    assert_eq!(
+        body["body"],
+        json!({"status": "ok"}),
+        "the catalogue's sample"
+    );
+    assert_eq!(
+        body["charged_paise"], 300,
+        "a sandbox call is metered like a live one"
+    );
+    assert_eq!(body["balance_paise"], 1_700);
     let txn = body["transaction_id"].as_i64().unwrap();
     let (mode, status_text, user_id): (String, String, i64) = sqlx::query_as("SELECT mode, status, user_id FROM api_transactions WHERE id = $1")
         .bind(txn)
@@ -441,9 +471,37 @@ async fn portal_exports_are_the_users_own() {
     let a = site(&app, "acme").await;
     let t = token(&app, "acme", &a.email).await;
     sandbox_api(&app, "pan_check", 300).await;
-    assert_eq!(app.post("/api/v1/me/try/pan_check", &json!({"id_number": "x"}), Some(&t)).await.0, 200);
+    gs::credit(&app, Owner::Partner(a.partner.id), 1_000).await;
+    gs::credit(
+        &app,
+        Owner::User {
+            partner_id: a.partner.id,
+            user_id: a.user_id,
+        },
+        1_000,
+    )
+    .await;
+    assert_eq!(
+        app.post(
+            "/api/v1/me/try/pan_check",
+            &json!({"id_number": "x"}),
+            Some(&t)
+        )
+        .await
+        .0,
+        200
+    );
     // Another user's call of the same partner is not in this user's file.
     let (u2, email2) = user_with_password(&app, a.partner.id, 2).await;
+    gs::credit(
+        &app,
+        Owner::User {
+            partner_id: a.partner.id,
+            user_id: u2,
+        },
+        1_000,
+    )
+    .await;
     let t2 = token(&app, "acme", &email2).await;
     assert_eq!(app.post("/api/v1/me/try/pan_check", &json!({"id_number": "y"}), Some(&t2)).await.0, 200);
 

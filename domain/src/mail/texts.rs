@@ -29,6 +29,25 @@ pub fn reset_password(to: &str, first_name: &str, user_name: &str, public_url: &
     )
 }
 
+/// The portal's forgot password: the reset link on the partner's own site (1 hour, one use).
+pub fn user_reset_password(
+    to: &str,
+    first_name: &str,
+    site_title: &str,
+    site_url: &str,
+    token: &str,
+) -> Email {
+    let link = format!("{site_url}/reset-password/{token}");
+    Email::new(
+        to,
+        "Reset your password",
+        format!(
+            "Hello {first_name},\n\nWe received a request to reset the password of your {site_title} account. Open this link to set a new \
+             password (it is valid for 1 hour and works once):\n\n{link}\n\nIf you did not ask for this, you can ignore this email.\n"
+        ),
+    )
+}
+
 /// Add User Manually: the new end user learns it has an account (never its password).
 pub fn account_created(to: &str, first_name: &str, user_id: i64) -> Email {
     Email::new(

@@ -139,3 +139,224 @@ pub async fn profile(conn: &mut PgConnection, partner_id: i64, user_id: i64) -> 
         low_balance,
     })
 }
+
+/// The user's own credentials by id, scoped by its partner (password change, reset).
+pub async fn credentials_by_id(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    user_id: i64,
+) -> Result<Option<Credentials>> {
+    Ok(sqlx::query_as(
+        "SELECT id, partner_id, first_name, last_name, password_hash, is_active
+           FROM end_users WHERE partner_id = $1 AND id = $2",
+    )
+    .bind(partner_id)
+    .bind(user_id)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// Whom a portal reset mail goes to, and the site its link opens.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ResetTarget {
+    pub user_id: i64,
+    pub email: String,
+    pub first_name: String,
+    pub subdomain: String,
+    pub site_title: String,
+}
+
+/// An active user of an active partner with a live site, by e-mail; `None` otherwise (the mail
+/// is then not sent, and the request answered the same).
+pub async fn reset_target(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    email: &str,
+) -> Result<Option<ResetTarget>> {
+    if !is_plain_text(email) || email.len() > 254 {
+        return Ok(None);
+    }
+    Ok(sqlx::query_as(
+        "SELECT u.id AS user_id, u.email::text AS email, u.first_name, p.subdomain::text AS subdomain,
+                COALESCE(NULLIF(regexp_replace(p.title, ' - Home$', ''), ''), p.user_name::text) AS site_title
+           FROM end_users u JOIN partners p ON p.id = u.partner_id
+          WHERE u.partner_id = $1 AND u.email = $2 AND u.is_active AND p.is_active
+            AND p.subdomain IS NOT NULL AND p.subdomain_status = 'active'",
+    )
+    .bind(partner_id)
+    .bind(normalize_email(email))
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// `PATCH /me/profile`: the fields given, each checked as Add User checks it; a blank address
+/// line clears it.
+#[derive(Debug, Clone, Default)]
+pub struct ProfileChange {
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub phone_number: Option<String>,
+    pub address_line1: Option<Option<String>>,
+    pub address_line2: Option<Option<String>>,
+}
+
+const MAX_ADDRESS_CHARS: usize = 200;
+
+impl ProfileChange {
+    pub fn parse(
+        first_name: Option<&str>,
+        last_name: Option<&str>,
+        phone_number: Option<&str>,
+        address_line1: Option<&str>,
+        address_line2: Option<&str>,
+    ) -> Result<Self> {
+        let mut v = crate::error::Violations::new();
+        let name = |v: &mut crate::error::Violations, field: &str, label: &str, s: Option<&str>| {
+            let s = s.map(str::trim)?;
+            v.check(!s.is_empty(), field, &format!("{label} is required"));
+            v.check(
+                s.is_empty() || s.chars().all(|c| c.is_ascii_alphabetic() || c == ' '),
+                field,
+                &format!(
+                    "No special character & numbers allowed in {}",
+                    label.to_lowercase()
+                ),
+            );
+            v.check(s.len() <= 100, field, "Name is too long");
+            Some(s.to_owned())
+        };
+        let first_name = name(&mut v, "first_name", "First name", first_name);
+        let last_name = name(&mut v, "last_name", "Last name", last_name);
+        let phone_number = phone_number.map(str::trim).map(|p| {
+            v.check(!p.is_empty(), "phone_number", "Phone number is required");
+            v.check(
+                p.is_empty() || p.chars().all(|c| c.is_ascii_digit()),
+                "phone_number",
+                "No special character & alphabets allowed in phone number.",
+            );
+            v.check(
+                p.is_empty() || (6..=15).contains(&p.len()),
+                "phone_number",
+                "Phone number must have 6 to 15 digits",
+            );
+            p.to_owned()
+        });
+        let mut line = |field: &str, s: Option<&str>| {
+            s.map(|s| {
+                let s = s.trim();
+                v.check(
+                    s.chars().count() <= MAX_ADDRESS_CHARS,
+                    field,
+                    "Address line must be at most 200 characters",
+                );
+                v.check(
+                    is_plain_text(s),
+                    field,
+                    "Address line contains characters that are not allowed",
+                );
+                (!s.is_empty()).then(|| s.to_owned())
+            })
+        };
+        let address_line1 = line("address_line1", address_line1);
+        let address_line2 = line("address_line2", address_line2);
+        v.into_result()?;
+        Ok(Self {
+            first_name,
+            last_name,
+            phone_number,
+            address_line1,
+            address_line2,
+        })
+    }
+}
+
+/// Applies a [`ProfileChange`] to the user of `partner_id` (another partner's: `NotFound`).
+pub async fn update_profile(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    user_id: i64,
+    c: &ProfileChange,
+    actor: crate::audit::Actor,
+) -> Result<()> {
+    let done = sqlx::query(
+        "UPDATE end_users SET first_name = COALESCE($3, first_name), last_name = COALESCE($4, last_name),
+                phone_number = COALESCE($5, phone_number),
+                address1 = CASE WHEN $6 THEN $7 ELSE address1 END,
+                address2 = CASE WHEN $8 THEN $9 ELSE address2 END,
+                updated_at = now()
+          WHERE id = $2 AND partner_id = $1",
+    )
+    .bind(partner_id)
+    .bind(user_id)
+    .bind(&c.first_name)
+    .bind(&c.last_name)
+    .bind(&c.phone_number)
+    .bind(c.address_line1.is_some())
+    .bind(c.address_line1.clone().flatten())
+    .bind(c.address_line2.is_some())
+    .bind(c.address_line2.clone().flatten())
+    .execute(&mut *conn)
+    .await?;
+    if done.rows_affected() == 0 {
+        return Err(Error::NotFound);
+    }
+    crate::audit::record(
+        conn,
+        &crate::audit::Record {
+            actor,
+            action: "user.update_profile",
+            entity: "end_user",
+            entity_id: user_id.to_string(),
+            partner_id: Some(partner_id),
+            before: None,
+            after: None,
+        },
+    )
+    .await?;
+    Ok(())
+}
+
+/// Sets the user's password and ends its sessions, all but `keep` (the caller's, on a change).
+pub async fn set_password(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    user_id: i64,
+    password_hash: &str,
+    action: &str,
+    keep: Option<uuid::Uuid>,
+) -> Result<()> {
+    let done = sqlx::query("UPDATE end_users SET password_hash = $3, updated_at = now() WHERE id = $2 AND partner_id = $1")
+        .bind(partner_id)
+        .bind(user_id)
+        .bind(password_hash)
+        .execute(&mut *conn)
+        .await?;
+    if done.rows_affected() == 0 {
+        return Err(Error::NotFound);
+    }
+    crate::sessions::end_all(conn, crate::sessions::PrincipalKind::User, user_id, keep).await?;
+    crate::audit::record(
+        conn,
+        &crate::audit::Record {
+            actor: crate::audit::Actor::user(user_id),
+            action,
+            entity: "end_user",
+            entity_id: user_id.to_string(),
+            partner_id: Some(partner_id),
+            before: None,
+            after: None,
+        },
+    )
+    .await?;
+    Ok(())
+}
+
+/// The partner of a user, for a reset link that must be used on its own site.
+pub async fn partner_of(conn: &mut PgConnection, user_id: i64) -> Result<Option<i64>> {
+    Ok(
+        sqlx::query_scalar("SELECT partner_id FROM end_users WHERE id = $1")
+            .bind(user_id)
+            .fetch_optional(conn)
+            .await?,
+    )
+}

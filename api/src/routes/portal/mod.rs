@@ -5,9 +5,13 @@
 mod history;
 mod keys;
 mod me;
+mod profile;
 mod session;
+mod signup;
 mod site;
+mod top_up;
 mod try_it;
+mod usage;
 
 use utoipa_axum::router::OpenApiRouter;
 
@@ -21,4 +25,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(keys::router())
         .merge(try_it::router())
         .merge(history::router())
+        .merge(signup::router())
+        .merge(profile::router())
+        .merge(usage::router())
+        .merge(top_up::router())
 }

@@ -4,16 +4,17 @@
 
 use axum::{extract::State, http::{HeaderMap, StatusCode}};
 use domain::{captcha, partners, portal, sign_in_attempts};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
-    auth::{Claims, Role, SessionAuth},
+    auth::{Role, SessionAuth},
     error::{ApiError, ApiResult},
     extract::{Json, Query},
     ratelimit::SignInLimit,
-    sites::{requested_subdomain, site_branding},
+    session::{UserSession, UserSummary, start_user_session},
+    sites::{SiteQuery, requested_subdomain, site_branding},
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -21,12 +22,6 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 const BAD_CREDENTIALS: &str = "Invalid email or password";
-
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
-pub struct SiteQuery {
-    /// The partner's sub-domain when the Host header does not name it (tests, local runs).
-    pub subdomain: Option<String>,
-}
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct UserLoginRequest {
@@ -38,19 +33,6 @@ pub struct UserLoginRequest {
     #[serde(default)]
     #[schema(value_type = Object)]
     pub captcha: serde_json::Value,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct UserSummary {
-    pub id: i64,
-    pub first_name: String,
-    pub last_name: String,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct UserSession {
-    pub token: String,
-    pub user: UserSummary,
 }
 
 /// End-user sign-in on `{subdomain}.{PLATFORM_DOMAIN}` (or `?subdomain=`). Every attempt uses
@@ -88,9 +70,19 @@ pub async fn login(_: SignInLimit, State(state): State<AppState>, headers: Heade
     if !c.is_active {
         return Err(ApiError::unauthorized("Your account is inactive. Please contact support."));
     }
-    let claims = Claims { sub: c.id, role: Role::User, user_name: None, subdomain: Some(site.subdomain), email: None, exp: 0, iat: 0, sid: uuid::Uuid::nil() };
-    let token = state.start_session(&mut conn, claims).await?;
-    Ok(Json(UserSession { token, user: UserSummary { id: c.id, first_name: c.first_name, last_name: c.last_name } }))
+    Ok(Json(
+        start_user_session(
+            &state,
+            &mut conn,
+            UserSummary {
+                id: c.id,
+                first_name: c.first_name,
+                last_name: c.last_name,
+            },
+            site.subdomain,
+        )
+        .await?,
+    ))
 }
 
 /// End-user sign-out: the token is refused from then on.

@@ -5,7 +5,7 @@ use domain::{
     branding::Theme,
     portal::{self, site::{Contact, SiteApi}},
 };
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
@@ -13,16 +13,11 @@ use crate::{
     error::{ApiError, ApiResult},
     extract::{Json, Query},
     links::signed_link,
-    sites::{requested_subdomain, site_branding},
+    sites::{SiteQuery, requested_subdomain, site_branding},
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(public_portal))
-}
-
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
-pub struct SiteQuery {
-    pub subdomain: Option<String>,
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]

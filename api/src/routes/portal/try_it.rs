@@ -38,7 +38,7 @@ pub struct TryResult {
 /// A sandbox call of `service` with the body's input fields, as a sandbox key of this user
 /// would make it: every gateway check applies (inactive, blocked or not allow-listed address,
 /// visibility, the sandbox list, required fields: the gateway's status and error, no charge),
-/// then the per-user console rate limit and the charge (a sandbox call is free).
+/// then the per-user console rate limit and the charge (metered like a live call).
 #[utoipa::path(post, path = "/me/try/{service}", tag = "portal", params(("service" = String, Path)), request_body = Object,
     security(("bearer" = [])),
     responses((status = 200, body = TryResult), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),

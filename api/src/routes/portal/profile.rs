@@ -1,0 +1,142 @@
+//! One's profile (name, phone, address lines) and password.
+
+use axum::extract::State;
+use domain::{
+    crypto, partners,
+    portal::{self, Profile, ProfileChange},
+};
+use serde::Deserialize;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::{
+    AppState,
+    auth::UserAuth,
+    error::{ApiError, ApiResult},
+    extract::Json,
+    reply::{Message, message},
+};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(get_profile, update_profile))
+        .routes(routes!(change_password))
+}
+
+/// One's profile, as `GET /me` answers it.
+#[utoipa::path(get, path = "/me/profile", tag = "portal", security(("bearer" = [])),
+    responses((status = 200, body = Profile), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
+pub async fn get_profile(
+    auth: UserAuth,
+    State(state): State<AppState>,
+) -> ApiResult<Json<Profile>> {
+    Ok(Json(
+        portal::profile(
+            &mut *state.pool.acquire().await?,
+            auth.partner_id,
+            auth.user_id,
+        )
+        .await?,
+    ))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProfileUpdate {
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub phone_number: Option<String>,
+    /// Blank clears the line.
+    pub address_line1: Option<String>,
+    pub address_line2: Option<String>,
+}
+
+/// Changes the fields given (the e-mail is the sign-in and stays); each is checked as Add User
+/// checks it (422 naming the field). Answers the profile.
+#[utoipa::path(patch, path = "/me/profile", tag = "portal", request_body = ProfileUpdate, security(("bearer" = [])),
+    responses((status = 200, body = Profile), (status = 401, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+pub async fn update_profile(
+    auth: UserAuth,
+    State(state): State<AppState>,
+    Json(req): Json<ProfileUpdate>,
+) -> ApiResult<Json<Profile>> {
+    let change = ProfileChange::parse(
+        req.first_name.as_deref(),
+        req.last_name.as_deref(),
+        req.phone_number.as_deref(),
+        req.address_line1.as_deref(),
+        req.address_line2.as_deref(),
+    )?;
+    let mut tx = state.pool.begin().await?;
+    portal::account::update_profile(
+        &mut tx,
+        auth.partner_id,
+        auth.user_id,
+        &change,
+        auth.actor(),
+    )
+    .await?;
+    let profile = portal::profile(&mut tx, auth.partner_id, auth.user_id).await?;
+    tx.commit().await?;
+    Ok(Json(profile))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct ChangePassword {
+    #[serde(default)]
+    pub current_password: String,
+    #[serde(default)]
+    pub new_password: String,
+    /// Checked when given.
+    #[serde(default)]
+    pub confirm_new_password: Option<String>,
+}
+
+/// Changes one's password as a partner changes its own: a wrong current password is a 422 on
+/// `current_password`; the new one follows the password rule; every other session of the user
+/// ends, the caller's token keeps working.
+#[utoipa::path(post, path = "/me/password", tag = "portal", request_body = ChangePassword, security(("bearer" = [])),
+    responses((status = 200, body = Message), (status = 401, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+pub async fn change_password(
+    auth: UserAuth,
+    State(state): State<AppState>,
+    Json(req): Json<ChangePassword>,
+) -> ApiResult<Json<Message>> {
+    if req.current_password.is_empty() {
+        return Err(ApiError::field(
+            "current_password",
+            "Current password is required",
+        ));
+    }
+    partners::check_new_password(&req.new_password, req.confirm_new_password.as_deref())?;
+    let c = {
+        let mut conn = state.pool.acquire().await?;
+        portal::account::credentials_by_id(&mut conn, auth.partner_id, auth.user_id)
+            .await?
+            .ok_or_else(ApiError::not_found)?
+    };
+    // Both hashes outside any transaction (see `crypto::hash_password_pooled`).
+    if req.current_password.chars().count() > 256
+        || !partners::password_matches(&req.current_password, Some(&c.password_hash)).await
+    {
+        return Err(ApiError::field(
+            "current_password",
+            "Current password is incorrect",
+        ));
+    }
+    let hash = crypto::hash_password_pooled(&req.new_password)
+        .await
+        .map_err(ApiError::internal)?;
+    let mut tx = state.pool.begin().await?;
+    portal::account::set_password(
+        &mut tx,
+        auth.partner_id,
+        auth.user_id,
+        &hash,
+        "user.change_password",
+        Some(auth.claims.sid),
+    )
+    .await?;
+    tx.commit().await?;
+    state.sessions.forget(None);
+    Ok(message("Password changed successfully"))
+}
