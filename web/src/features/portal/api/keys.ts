@@ -10,8 +10,10 @@ export const portalKeys = {
   usage: () => [...portalKeys.session(), 'usage'] as const,
   apis: () => [...portalKeys.session(), 'apis'] as const,
   apiKeys: () => [...portalKeys.session(), 'api-keys'] as const,
-  transactions: (filter: HistoryFilter, page: number) => [...portalKeys.session(), 'transactions', filter, { page }] as const,
-  logs: (filter: HistoryFilter, page: number) => [...portalKeys.session(), 'logs', filter, { page }] as const,
+  transactionsAll: () => [...portalKeys.session(), 'transactions'] as const,
+  transactions: (filter: HistoryFilter, page: number) => [...portalKeys.transactionsAll(), filter, { page }] as const,
+  logsAll: () => [...portalKeys.session(), 'logs'] as const,
+  logs: (filter: HistoryFilter, page: number) => [...portalKeys.logsAll(), filter, { page }] as const,
   topUp: () => [...portalKeys.session(), 'top-up'] as const,
   resetToken: (token: string) => [...portalKeys.all, 'reset-token', token] as const,
 };

@@ -41,7 +41,7 @@ export function Dashboard({ site }: { site: PublicPortal }) {
   return (
     <section className="page portal-dashboard">
       <h1 className="page-title">Dashboard</h1>
-      <p className="muted">Welcome, {me.data.first_name}.</p>
+      <p className="welcome">Welcome, {me.data.first_name}.</p>
       {me.data.low_balance && <LowBalanceNotice />}
       <div className="tiles">
         <div className="tile">

@@ -27,7 +27,7 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
           />
           <Legend />
           <Bar yAxisId="calls" dataKey="calls" name="Calls" fill="var(--primary)" radius={[3, 3, 0, 0]} />
-          <Line yAxisId="spend" dataKey="spend" name="Spend" stroke="var(--secondary)" strokeWidth={2} dot={false} type="monotone" />
+          <Line yAxisId="spend" dataKey="spend" name="Spend" stroke="var(--secondary)" strokeWidth={2} dot={false} type="linear" />
         </ComposedChart>
       </ResponsiveContainer>
     </figure>
