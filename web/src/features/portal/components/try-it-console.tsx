@@ -81,7 +81,7 @@ export function TryItResult({ result }: { result: TryResult }) {
       <dl className="detail-grid">
         <div>
           <dt>Status</dt>
-          <dd className={ok ? 'credit' : 'debit'} data-testid="try-status">
+          <dd className={ok ? 'try-ok' : 'try-bad'} data-testid="try-status">
             {result.status_code}
           </dd>
         </div>
