@@ -126,6 +126,29 @@ test('a user creates a sandbox key, calls an API in the console, pays for it, an
   await page.screenshot({ path: 'test-results/portal-try-it-phone.png', fullPage: true });
   await page.setViewportSize({ width: 1280, height: 720 });
 
+  // History lists the call with what the user paid, and exports it to CSV.
+  await page.getByRole('link', { name: 'History' }).click();
+  const row = page.locator('.data-table tbody tr').filter({ has: page.getByRole('cell', { name: txn, exact: true }) });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(offer.service);
+  await expect(row.getByRole('cell', { name: new RegExp(`^₹${offer.price_paise / 100}\\.`) }).first()).toBeVisible();
+  await noSeriousAxeViolations(page);
+  await page.screenshot({ path: 'test-results/portal-history.png', fullPage: true });
+  await page.getByRole('button', { name: 'Export to CSV' }).click();
+  const exportDialog = page.getByRole('dialog', { name: 'Export to CSV' });
+  await exportDialog.getByRole('button', { name: 'Export' }).click();
+  await expect(exportDialog.getByText('CSV is ready to download')).toBeVisible({ timeout: 20_000 });
+  const href = await exportDialog.getByRole('link', { name: /Download/ }).first().getAttribute('href');
+  const csv = await (await request.get(href!)).text();
+  expect(csv).toContain('#,Date,PID,Services,Amount,Balance,Type');
+  expect(csv).toContain(offer.service);
+  await noSeriousAxeViolations(page);
+  await page.screenshot({ path: 'test-results/portal-history-export.png' });
+  await exportDialog.getByRole('button', { name: 'Close' }).click();
+  await atPhoneWidth(page, () => expect(page.getByRole('cell', { name: txn, exact: true })).toBeVisible());
+  await page.screenshot({ path: 'test-results/portal-history-phone.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+
   // Roll: a new key at once, the old one still working during its grace period...
   await page.goto(site('/api-keys'));
   await page.getByRole('button', { name: `Roll ${oldKey.slice(0, 16)}` }).click();

@@ -41,6 +41,7 @@ mod client_domain;
 mod client_logs;
 mod portal;
 mod portal_account;
+mod portal_history;
 mod portal_usage;
 mod superadmin_guard;
 mod client_settings_effect;

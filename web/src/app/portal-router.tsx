@@ -16,6 +16,7 @@ const Dashboard = lazy(() => import('./routes/portal/dashboard'));
 const Apis = lazy(() => import('./routes/portal/apis'));
 const ApiKeys = lazy(() => import('./routes/portal/api-keys'));
 const TryIt = lazy(() => import('./routes/portal/try-it'));
+const History = lazy(() => import('./routes/portal/history'));
 const Policy = lazy(() => import('./routes/portal/policy'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
@@ -41,6 +42,7 @@ export const portalRoutes: RouteObject[] = [
               { path: portalPaths.apis, element: el(Apis) },
               { path: portalPaths.apiKeys, element: el(ApiKeys) },
               { path: portalPaths.tryIt, element: el(TryIt) },
+              { path: portalPaths.history, element: el(History) },
             ],
           },
         ],
