@@ -37,6 +37,7 @@ pub mod seed;
 pub mod sessions;
 pub mod settings;
 pub mod sign_in_attempts;
+pub mod signup_customization;
 pub mod storage;
 pub mod subdomains;
 pub mod superadmins;

@@ -24,6 +24,7 @@ pub mod portal;
 pub mod policies;
 pub mod pricing;
 pub mod settings;
+pub mod signup_customization;
 pub mod transactions;
 pub mod uploads;
 pub mod users;
@@ -59,6 +60,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(pricing::router())
         .merge(transactions::router())
         .merge(account::router())
+        .merge(signup_customization::router())
         .merge(logs::router())
         .merge(mail::router())
         .merge(uploads::router())

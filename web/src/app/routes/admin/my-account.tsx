@@ -8,12 +8,14 @@ import { BrandingStep } from '@/features/onboarding/components/branding-step';
 import { SmtpSettings } from '@/features/onboarding/components/smtp-settings';
 import { DocumentationLinkForm } from '@/features/settings/components/documentation-link-form';
 import { SiteSettings } from '@/features/settings/components/site-settings';
+import { SignupCustomizationForm } from '@/features/signup-customization/components/signup-customization-form';
 import { refreshPartnerSession } from '../../query-cache';
 
 const TABS = [
   ['basic', 'Basic'],
   ['theme', 'Theme'],
   ['smtp', 'SMTP'],
+  ['signup', 'Signup Customization'],
   ['settings', 'Settings'],
   ['contact', 'Contact details'],
 ] as const;
@@ -58,6 +60,7 @@ export default function MyAccountPage() {
         {tab === 'basic' && <DocumentationLinkForm />}
         {tab === 'theme' && <Theme />}
         {tab === 'smtp' && <SmtpSettings />}
+        {tab === 'signup' && <SignupCustomizationForm />}
         {tab === 'settings' && <SiteSettings />}
         {tab === 'contact' && <ContactDetailsForm />}
       </Tabs>
