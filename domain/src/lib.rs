@@ -26,6 +26,7 @@ pub mod onboarding;
 pub mod paging;
 pub mod partner_smtp;
 pub mod partners;
+pub mod payment_settings;
 pub mod plan_cards;
 pub mod plans;
 pub mod portal;

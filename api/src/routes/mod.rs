@@ -18,6 +18,7 @@ pub mod logs;
 pub mod mail;
 pub mod metrics;
 pub mod onboarding;
+pub mod payment_settings;
 pub mod plan_cards;
 pub mod plans;
 pub mod portal;
@@ -61,6 +62,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(transactions::router())
         .merge(account::router())
         .merge(signup_customization::router())
+        .merge(payment_settings::router())
         .merge(logs::router())
         .merge(mail::router())
         .merge(uploads::router())

@@ -46,3 +46,4 @@ mod superadmin_guard;
 mod client_settings_effect;
 mod policies;
 mod signup_customization;
+mod payment_settings;
