@@ -12,6 +12,7 @@ pub mod config;
 pub mod contact;
 pub mod crypto;
 pub mod db;
+pub mod earnings;
 pub mod email_address;
 pub mod error;
 pub mod exports;
