@@ -8,6 +8,7 @@ pub mod catalogue;
 pub mod clients;
 pub mod contact;
 pub mod docs;
+pub mod earnings;
 pub mod exports;
 pub mod files;
 pub mod health;
@@ -63,6 +64,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(account::router())
         .merge(signup_customization::router())
         .merge(payment_settings::router())
+        .merge(earnings::router())
         .merge(logs::router())
         .merge(mail::router())
         .merge(uploads::router())

@@ -48,3 +48,4 @@ mod client_settings_effect;
 mod policies;
 mod signup_customization;
 mod payment_settings;
+mod earnings;
