@@ -50,6 +50,7 @@ pub mod transactions;
 pub mod users;
 pub mod visibility;
 pub mod wallets;
+pub mod worker_processes;
 
 pub use error::{Error, Result};
 pub use sqlx::{PgConnection, PgPool};
