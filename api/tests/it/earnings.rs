@@ -41,11 +41,11 @@ async fn gateway_calls_earn_their_margin_and_refunded_calls_earn_nothing() {
     assert_eq!(st, 200, "{b}");
 
     for _ in 0..3 {
-        assert_eq!(gs::verify(&app, &app.base, &s.key, "earn_pan", &json!({})).await.0, 200);
+        assert_eq!(gs::verify(&app, &app.base, &s.key, "earn_pan", &json!({"id_number": "ABCDE1234F"})).await.0, 200);
     }
     up.set(gs::FAIL_500);
     for _ in 0..2 {
-        assert_eq!(gs::verify(&app, &app.base, &s.key, "earn_pan", &json!({})).await.0, 502);
+        assert_eq!(gs::verify(&app, &app.base, &s.key, "earn_pan", &json!({"id_number": "ABCDE1234F"})).await.0, 502);
     }
     let refunded = fixtures::count(&app, "SELECT count(*) FROM api_transactions WHERE status = 'refunded'").await;
     assert_eq!(refunded, 2);
