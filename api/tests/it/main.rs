@@ -47,3 +47,6 @@ mod portal_usage;
 mod superadmin_guard;
 mod client_settings_effect;
 mod policies;
+mod signup_customization;
+mod payment_settings;
+mod earnings;
