@@ -191,8 +191,8 @@ test('a user edits its profile and finds how to top up', async ({ page }) => {
   await expect(page.getByText('No special character & alphabets allowed in phone number.')).toBeVisible();
   // A wrong current password is the server's answer, on its field.
   await page.getByLabel('Current password').fill('Wrong@12345');
-  await page.getByLabel('New password').fill('Better@12345');
-  await page.getByLabel('Confirm password').fill('Better@12345');
+  await page.getByLabel('New password', { exact: true }).fill('Better@12345');
+  await page.getByLabel('Confirm password', { exact: true }).fill('Better@12345');
   await page.getByRole('button', { name: 'Change password' }).click();
   await expect(page.getByText('Current password is incorrect')).toBeVisible();
   await noSeriousAxeViolations(page);
@@ -220,7 +220,7 @@ test('a visitor signs up on the site, forgets the password and sets a new one fr
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Phone number').fill('9876501234');
   await page.getByLabel('Password', { exact: true }).fill('Meera@12345');
-  await page.getByLabel('Confirm password').fill('Meera@12345');
+  await page.getByLabel('Confirm password', { exact: true }).fill('Meera@12345');
   await page.getByLabel('Captcha', { exact: true }).fill('any');
   await page.getByRole('button', { name: 'Sign Up' }).click();
   const terms = page.getByRole('checkbox', { name: 'I agree to the Terms and Conditions' });
@@ -244,8 +244,8 @@ test('a visitor signs up on the site, forgets the password and sets a new one fr
   const link = await waitForLink(email, /http:\/\/demo\.localhost:\d+\/reset-password\/[A-Za-z0-9_-]+/);
   await page.goto(link);
   await expect(page.getByText('Hello Meera, choose a new password.')).toBeVisible();
-  await page.getByLabel('New password').fill('Meera@67890');
-  await page.getByLabel('Confirm password').fill('Meera@67890');
+  await page.getByLabel('New password', { exact: true }).fill('Meera@67890');
+  await page.getByLabel('Confirm password', { exact: true }).fill('Meera@67890');
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText(/Your password has been reset/)).toBeVisible();
   await page.getByRole('link', { name: 'Login' }).click();
