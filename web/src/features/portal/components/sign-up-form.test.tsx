@@ -61,3 +61,11 @@ describe('SignUpForm', () => {
     expect(screen.getAllByText(/at least 8 characters/).length).toBeGreaterThan(1);
   });
 });
+
+describe('SignUpForm without terms text', () => {
+  it('links to the terms page when the partner wrote none', () => {
+    mockApi(captcha);
+    renderRoutes([{ path: '/', element: <SignUpForm signup={{ ...portalSite.signup, terms_html: '' }} onSignedUp={() => {}} /> }], '/');
+    expect(screen.getByRole('link', { name: 'Read the Terms and Conditions' })).toHaveAttribute('href', '/terms-and-conditions');
+  });
+});

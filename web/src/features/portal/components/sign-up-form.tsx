@@ -82,10 +82,14 @@ export function SignUpForm({ signup, onSignedUp }: Props) {
       />
       {signup.terms && (
         <div className="field">
-          {signup.terms_html.trim() && (
+          {signup.terms_html.trim() ? (
             <section className="terms-box" aria-label="Terms and conditions" tabIndex={0}>
               <RichText html={signup.terms_html} />
             </section>
+          ) : (
+            <a href="/terms-and-conditions" target="_blank" rel="noreferrer">
+              Read the Terms and Conditions
+            </a>
           )}
           <label className="checkbox">
             <input type="checkbox" checked={form.values.accept_terms} onChange={(e) => form.setValue('accept_terms', e.target.checked)} />
