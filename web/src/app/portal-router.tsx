@@ -22,6 +22,7 @@ const TryIt = lazy(() => import('./routes/portal/try-it'));
 const History = lazy(() => import('./routes/portal/history'));
 const TopUp = lazy(() => import('./routes/portal/top-up'));
 const Profile = lazy(() => import('./routes/portal/profile'));
+const Batch = lazy(() => import('./routes/portal/batch'));
 const Policy = lazy(() => import('./routes/portal/policy'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
@@ -58,6 +59,7 @@ export const portalRoutes: RouteObject[] = [
               { path: portalPaths.history, element: el(History) },
               { path: portalPaths.topUp, element: el(TopUp) },
               { path: portalPaths.profile, element: el(Profile) },
+              { path: portalPaths.batch, element: el(Batch) },
             ],
           },
         ],
