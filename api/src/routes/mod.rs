@@ -25,6 +25,7 @@ pub mod policies;
 pub mod pricing;
 pub mod settings;
 pub mod transactions;
+pub mod trubank;
 pub mod uploads;
 pub mod users;
 pub mod verify;
@@ -71,6 +72,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(ip_access::router())
         .merge(ip_hits::router())
         .merge(verify::router())
+        .merge(trubank::router())
         .merge(portal::router());
     OpenApiRouter::new()
         .merge(docs::router())

@@ -20,16 +20,12 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(call))
 }
 
-fn api_key(headers: &HeaderMap) -> &str {
-    headers.get("x-api-key").and_then(|v| v.to_str().ok()).unwrap_or("").trim()
-}
-
 /// The services this API key may call, with the user's price and the required fields.
 #[utoipa::path(get, path = "/verify", tag = "gateway", security(("api_key" = [])),
     responses((status = 200, body = Vec<Offer>), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
 pub async fn offers(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap) -> ApiResult<Json<Vec<Offer>>> {
     let mut conn = state.pool.acquire().await?;
-    let caller = gateway::caller(&mut conn, api_key(&headers), ip).await?;
+    let caller = gateway::caller(&mut conn, crate::gateway::api_key(&headers), ip).await?;
     gateway::admit(&caller)?;
     Ok(Json(gateway::offers(&mut conn, &caller).await?))
 }
@@ -55,7 +51,7 @@ pub async fn call(
 ) -> ApiResult<Response> {
     let caller = {
         let mut conn = state.pool.acquire().await?;
-        gateway::caller(&mut conn, api_key(&headers), ip).await?
+        gateway::caller(&mut conn, crate::gateway::api_key(&headers), ip).await?
     };
     Ok(verification::run(&state, &caller, &service, &body, ip, &headers).await?.into_response())
 }

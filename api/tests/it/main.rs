@@ -45,3 +45,4 @@ mod portal_usage;
 mod superadmin_guard;
 mod client_settings_effect;
 mod policies;
+mod trubank;
