@@ -142,14 +142,14 @@ test("the demo partner's sub-domain shows its title, name and colours", async ({
   await expect(page).toHaveTitle(branding.title);
   // The header names the partner, not the platform, and the buttons wear its primary colour.
   const name = branding.title.replace(/ - Home$/, '');
-  await expect(page.locator('.site-header .brand-text')).toHaveText(name);
-  const signUp = page.locator('.site-header').getByRole('link', { name: 'Sign Up' });
-  await expect(signUp).toHaveCSS('background-color', rgb(branding.theme.primary));
+  await expect(page.locator('.site-header .brand-text')).toHaveAccessibleName(`${name} home`);
+  const signIn = page.locator('.site-header').getByRole('link', { name: 'Sign in' });
+  await expect(signIn).toHaveCSS('border-color', rgb(branding.theme.primary));
   await page.screenshot({ path: 'test-results/demo-branded.png', fullPage: true });
 
-  // Its sign-in page too; the platform's own address stays unbranded.
-  await page.goto(`http://demo.localhost:${port}/auth`);
-  await expect(page.locator('.auth-header .brand-text')).toHaveText(name);
+  // Its users' sign-in page too (the portal's); the platform's own address stays unbranded.
+  await page.goto(`http://demo.localhost:${port}/login`);
+  await expect(page.locator('.auth-header .brand-text')).toHaveAccessibleName(`${name} home`);
   await expect(page.getByRole('button', { name: 'Login' })).toHaveCSS('background-color', rgb(branding.theme.primary));
   await page.goto('/auth');
   await expect(page.locator('.auth-header .brand-text')).not.toHaveText(name);

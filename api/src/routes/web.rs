@@ -3,7 +3,9 @@
 //!
 //! On a partner's site (`Host: {sub}.{PLATFORM_DOMAIN}`, sub-domain active) the pages' index.html
 //! carries the partner's title, favicon and theme colour, so the tab looks right before any
-//! script runs (and to link previews that run none).
+//! script runs (and to link previews that run none), and names the site in
+//! `<meta name="portal-site">`: the web app reads it once at start and mounts the end users'
+//! portal instead of the platform's pages. The plain page (no marker) is the platform's.
 
 use std::path::{Path, PathBuf};
 
@@ -60,7 +62,7 @@ async fn branded_page(state: &AppState, index: &PathBuf, path: &str, headers: &H
     };
     let html = tokio::fs::read_to_string(index).await.ok()?;
     let favicon = links::signed_link(state, site.favicon_key.as_deref()).await;
-    let page = inject(&html, &site.title(), favicon.as_deref(), &site.theme_primary, &site.theme());
+    let page = inject(&html, &site.subdomain, &site.title(), favicon.as_deref(), &site.theme_primary, &site.theme());
     // The page differs per Host and its favicon link expires: never cache it as shared.
     Some(([(header::CACHE_CONTROL, "no-cache"), (header::VARY, "Host")], Html(page)).into_response())
 }
@@ -69,9 +71,9 @@ fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
 }
 
-/// Replaces the `<title>` and the `<link rel="icon">`, and adds the theme colour and the three
-/// colours as CSS variables, just before `</head>`.
-pub fn inject(html: &str, title: &str, favicon_url: Option<&str>, theme_colour: &str, theme: &domain::branding::Theme) -> String {
+/// Replaces the `<title>` and the `<link rel="icon">`, and adds the portal's site marker, the
+/// theme colour and the three colours as CSS variables, just before `</head>`.
+pub fn inject(html: &str, subdomain: &str, title: &str, favicon_url: Option<&str>, theme_colour: &str, theme: &domain::branding::Theme) -> String {
     let mut out = html.to_owned();
     let title_tag = format!("<title>{}</title>", escape(title));
     match (out.find("<title>"), out.find("</title>")) {
@@ -89,7 +91,8 @@ pub fn inject(html: &str, title: &str, favicon_url: Option<&str>, theme_colour: 
         out = out.replacen("</head>", &format!("<link rel=\"icon\" id=\"app-favicon\" href=\"{}\"></head>", escape(url)), 1);
     }
     let extra = format!(
-        "<meta name=\"theme-color\" content=\"{}\"><style>:root{{--brand-primary:{};--brand-secondary:{};--brand-tertiary:{}}}</style>",
+        "<meta name=\"portal-site\" content=\"{}\"><meta name=\"theme-color\" content=\"{}\"><style>:root{{--brand-primary:{};--brand-secondary:{};--brand-tertiary:{}}}</style>",
+        escape(subdomain),
         escape(theme_colour),
         escape(&theme.primary),
         escape(&theme.secondary),
@@ -106,11 +109,12 @@ mod tests {
     fn injects_title_icon_and_colours() {
         let html = "<html><head><link rel=\"icon\" id=\"app-favicon\" href=\"data:,\" /><title>KYC Whitelabel</title></head><body></body></html>";
         let theme = domain::branding::Theme { primary: "#0F766E".into(), secondary: "#7C3AED".into(), tertiary: "#F59E0B".into() };
-        let out = inject(html, "Demo <KYC> - Home", Some("/files/x?sig=1&e=2"), "#0F766E", &theme);
+        let out = inject(html, "demo", "Demo <KYC> - Home", Some("/files/x?sig=1&e=2"), "#0F766E", &theme);
         assert!(out.contains("<title>Demo &lt;KYC&gt; - Home</title>"), "{out}");
         assert!(!out.contains("KYC Whitelabel") && !out.contains("data:,"), "{out}");
         assert!(out.contains("<link rel=\"icon\" id=\"app-favicon\" href=\"/files/x?sig=1&amp;e=2\">"), "{out}");
         assert!(out.contains("<meta name=\"theme-color\" content=\"#0F766E\">"), "{out}");
+        assert!(out.contains("<meta name=\"portal-site\" content=\"demo\">"), "{out}");
         assert!(out.contains("--brand-secondary:#7C3AED"), "{out}");
     }
 }

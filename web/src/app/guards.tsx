@@ -1,9 +1,10 @@
 // Route guards (spec part 2 §2.1).
 import { Navigate, Outlet } from 'react-router';
-import { getPartnerToken, getSuperAdminToken } from '@/lib/auth';
+import { getPartnerToken, getSuperAdminToken, getUserToken } from '@/lib/auth';
 import { errorMessage } from '@/lib/api-client';
 import { Spinner } from '@/components/ui/spinner';
 import { usePartnerMe } from '@/features/onboarding/api/get-me';
+import { portalPaths } from '@/features/portal/paths';
 import { paths } from './paths';
 
 /** Client-admin routes: signed out -> /auth; onboarding not finished -> /complete-details. */
@@ -39,4 +40,14 @@ export function SuperAdminGuard() {
 /** /superadmin/auth: a signed-in super admin goes on to the dashboard. */
 export function SuperAdminGuestOnly() {
   return getSuperAdminToken() ? <Navigate to={paths.superadmin.dashboard} replace /> : <Outlet />;
+}
+
+/** The portal's signed-in pages: signed out -> /login on the partner's site. */
+export function UserGuard() {
+  return getUserToken() ? <Outlet /> : <Navigate to={portalPaths.login} replace />;
+}
+
+/** The portal's /login and /signup: a signed-in user goes on to the dashboard. */
+export function UserGuestOnly() {
+  return getUserToken() ? <Navigate to={portalPaths.dashboard} replace /> : <Outlet />;
 }

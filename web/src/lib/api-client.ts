@@ -1,5 +1,5 @@
 // The one HTTP client: same-origin /api/v1, JSON, bearer token, typed errors.
-import { clearSuperAdminSession, getPartnerToken, getSuperAdminToken } from './auth';
+import { clearSuperAdminSession, getPartnerToken, getSuperAdminToken, getUserToken } from './auth';
 
 export const API_BASE = '/api/v1';
 
@@ -24,7 +24,7 @@ export class ApiError extends Error {
  * Which session a request carries. `none` is for sign-in style calls: a 401
  * there means wrong credentials, not an expired session, so it never redirects.
  */
-export type AuthScope = 'partner' | 'superadmin' | 'none';
+export type AuthScope = 'partner' | 'superadmin' | 'user' | 'none';
 
 export type RequestOptions = {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -37,6 +37,7 @@ export type RequestOptions = {
 function scopeFor(path: string): AuthScope {
   if (path.startsWith('/superadmin/')) return 'superadmin';
   if (path.startsWith('/public/') || path.startsWith('/auth/')) return 'none';
+  if (path === '/me' || path.startsWith('/me/')) return 'user';
   return 'partner';
 }
 
@@ -62,8 +63,9 @@ function handleUnauthorized(scope: AuthScope) {
   if (scope === 'superadmin') {
     clearSuperAdminSession();
     redirect.to('/superadmin/auth');
-  } else if (scope === 'partner') {
-    // /logout clears the partner session itself and goes on to /auth.
+  } else if (scope === 'partner' || scope === 'user') {
+    // /logout clears the session itself and goes on to the sign-in page (the partner's /auth
+    // on the platform's address, the portal's /login on a partner's site).
     redirect.to('/logout');
   }
 }
@@ -73,7 +75,13 @@ export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Pr
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   const token =
-    scope === 'partner' ? getPartnerToken() : scope === 'superadmin' ? getSuperAdminToken() : null;
+    scope === 'partner'
+      ? getPartnerToken()
+      : scope === 'superadmin'
+        ? getSuperAdminToken()
+        : scope === 'user'
+          ? getUserToken()
+          : null;
   if (token) headers.Authorization = `Bearer ${token}`;
 
   let res: Response;

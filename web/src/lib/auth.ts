@@ -4,12 +4,21 @@
 
 export const PARTNER_TOKEN_KEY = 'auth';
 export const SUPERADMIN_TOKEN_KEY = 'superadmin_auth';
+/** An end user's token on its partner's portal (localStorage is per origin: per sub-domain). */
+export const USER_TOKEN_KEY = 'portal_auth';
 
 export type PartnerClaims = {
   sub: string | number;
   role: 'partner';
   user_name: string;
   subdomain: string | null;
+  exp: number;
+};
+
+export type UserClaims = {
+  sub: string | number;
+  role: 'user';
+  subdomain: string;
   exp: number;
 };
 
@@ -81,6 +90,21 @@ export function clearSuperAdminSession(): void {
   sessionStorage.removeItem('selected-client');
 }
 
+export function getUserToken(): string | null {
+  const token = localStorage.getItem(USER_TOKEN_KEY);
+  if (!token) return null;
+  const claims = decodeJwt<UserClaims>(token);
+  return isLive(claims) && claims?.role === 'user' ? token : null;
+}
+
+export function setUserToken(token: string): void {
+  localStorage.setItem(USER_TOKEN_KEY, token);
+}
+
+export function clearUserSession(): void {
+  localStorage.removeItem(USER_TOKEN_KEY);
+}
+
 // Logout also ends the session on the server (POST …/logout), so a copied token stops working
 // too. The page does not wait for the answer: an already ended session or a lost connection
 // changes nothing for the browser, whose copy is removed either way.
@@ -97,4 +121,9 @@ export function logoutPartner(): void {
 export function logoutSuperAdmin(): void {
   endServerSession('/api/v1/superadmin/logout', sessionStorage.getItem(SUPERADMIN_TOKEN_KEY));
   clearSuperAdminSession();
+}
+
+export function logoutUser(): void {
+  endServerSession('/api/v1/me/logout', localStorage.getItem(USER_TOKEN_KEY));
+  clearUserSession();
 }

@@ -12,3 +12,5 @@ export const partnerJwt = (over: Record<string, unknown> = {}) =>
 
 export const superAdminJwt = (over: Record<string, unknown> = {}) =>
   fakeJwt({ sub: 's1', role: 'superadmin', email: 'root@platform.test', ...over });
+
+export const userJwt = (over: Record<string, unknown> = {}) => fakeJwt({ sub: 7, role: 'user', subdomain: 'demo', ...over });

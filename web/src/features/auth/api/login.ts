@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
-import type { CaptchaAnswer } from './get-captcha';
+import type { CaptchaAnswer } from '@/lib/captcha';
 
 export const loginSchema = z.object({
   email: z.string().trim().min(1, 'Email is required'),

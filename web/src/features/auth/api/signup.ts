@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
-import type { CaptchaAnswer } from './get-captcha';
+import type { CaptchaAnswer } from '@/lib/captcha';
 
 // Spec part 1 §5: all six are required; format and length rules are not shown.
 export const signupSchema = z.object({

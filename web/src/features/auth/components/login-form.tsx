@@ -8,9 +8,9 @@ import { PasswordInput } from '@/components/ui/password-input';
 import { errorMessage } from '@/lib/api-client';
 import { decodeJwt, setPartnerToken, type PartnerClaims } from '@/lib/auth';
 import { useZodForm } from '@/lib/form';
-import { captchaPayload, useCaptcha } from '../api/get-captcha';
+import { captchaPayload, useCaptcha } from '@/lib/captcha';
 import { loginPartner, loginSchema, type LoginInput } from '../api/login';
-import { CaptchaField } from './captcha-field';
+import { CaptchaField } from '@/components/ui/captcha-field';
 import { ForgotPasswordModal } from './forgot-password-modal';
 
 /**

@@ -7,9 +7,9 @@ import { Modal } from '@/components/ui/modal';
 import { PasswordInput } from '@/components/ui/password-input';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { useZodForm, type FieldErrors } from '@/lib/form';
-import { captchaPayload, useCaptcha } from '../api/get-captcha';
+import { captchaPayload, useCaptcha } from '@/lib/captcha';
 import { signupPartner, signupSchema, type SignupInput } from '../api/signup';
-import { CaptchaField } from './captcha-field';
+import { CaptchaField } from '@/components/ui/captcha-field';
 
 const empty: SignupInput = { first_name: '', last_name: '', phone_number: '', email: '', user_name: '', password: '' };
 

@@ -7,9 +7,9 @@ import { PasswordInput } from '@/components/ui/password-input';
 import { errorMessage } from '@/lib/api-client';
 import { setSuperAdminToken } from '@/lib/auth';
 import { useZodForm } from '@/lib/form';
-import { captchaPayload, useCaptcha } from '../api/get-captcha';
+import { captchaPayload, useCaptcha } from '@/lib/captcha';
 import { loginSuperAdmin, superAdminLoginSchema, type SuperAdminLoginInput } from '../api/superadmin-login';
-import { CaptchaField } from './captcha-field';
+import { CaptchaField } from '@/components/ui/captcha-field';
 
 /** `onSignedIn` runs once the token is stored: the app drops what an earlier session cached. */
 export function SuperAdminLoginForm({ onSignedIn }: { onSignedIn?: () => void }) {

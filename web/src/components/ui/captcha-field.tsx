@@ -1,5 +1,5 @@
-import type { Captcha } from '../api/get-captcha';
-import { RefreshIcon } from '@/components/ui/icons';
+import type { Captcha } from '@/lib/captcha';
+import { RefreshIcon } from './icons';
 
 type CaptchaFieldProps = {
   id: string;

@@ -1,6 +1,9 @@
+// The built-in image captcha of every sign-in and sign-up form (partner, super admin, portal).
 import { useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import { authKeys } from './keys';
+import { api } from './api-client';
+
+/** One captcha per form; `gcTime: 0` drops it once its form is gone. */
+export const captchaKeys = { form: (form: string) => ['captcha', form] as const };
 
 export type Captcha = { id: string; image: string };
 /** The captcha as the sign-in and sign-up calls take it. */
@@ -11,7 +14,7 @@ export const getCaptcha = () => api.get<Captcha>('/auth/captcha', { auth: 'none'
 /** A fresh built-in captcha per form; `refresh` fetches a new one. */
 export function useCaptcha(form: string) {
   const q = useQuery({
-    queryKey: authKeys.captcha(form),
+    queryKey: captchaKeys.form(form),
     queryFn: getCaptcha,
     staleTime: Infinity,
     gcTime: 0,

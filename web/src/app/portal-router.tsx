@@ -1,0 +1,40 @@
+// The route table of a partner's site (`{subdomain}.{PLATFORM_DOMAIN}`): the end users' portal.
+// app.tsx mounts it instead of router.tsx when index.html names a partner site (lib/site.ts), so
+// the platform's pages (its pitch to partners, partner sign-up and the consoles) are never
+// reachable here, and the portal's are never reachable on the platform's address.
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { portalPaths } from '@/features/portal/paths';
+import { UserGuard, UserGuestOnly } from './guards';
+import { PortalLayout } from './layouts/portal-layout';
+import { PortalRoot } from './routes/portal/root';
+import { PortalLogout } from './routes/portal/logout';
+
+const Home = lazy(() => import('./routes/portal/home'));
+const Login = lazy(() => import('./routes/portal/login'));
+const Dashboard = lazy(() => import('./routes/portal/dashboard'));
+const Policy = lazy(() => import('./routes/portal/policy'));
+const NotFound = lazy(() => import('./routes/not-found'));
+
+const el = (C: LazyExoticComponent<ComponentType>) => <C />;
+
+export const portalRoutes: RouteObject[] = [
+  {
+    element: <PortalRoot />,
+    children: [
+      { path: portalPaths.home, element: el(Home) },
+      { path: '/privacy-policy', element: <Policy kind="privacy" /> },
+      { path: '/terms-and-conditions', element: <Policy kind="terms" /> },
+      { path: '/cancellation-policy', element: <Policy kind="cancellation" /> },
+      { element: <UserGuestOnly />, children: [{ path: portalPaths.login, element: el(Login) }] },
+      { path: portalPaths.logout, element: <PortalLogout /> },
+      {
+        element: <UserGuard />,
+        children: [{ element: <PortalLayout />, children: [{ path: portalPaths.dashboard, element: el(Dashboard) }] }],
+      },
+      { path: '*', element: el(NotFound) },
+    ],
+  },
+];
+
+export const createPortalRouter = () => createBrowserRouter(portalRoutes);
