@@ -77,12 +77,7 @@ impl Gateway {
     /// Starts this process's charging and hit-counting tasks (so: inside a Tokio runtime).
     pub fn new(pool: PgPool, config: &Config) -> Self {
         let charger = Charger::spawn(pool.clone());
-        let http = reqwest::Client::builder()
-            .timeout(config.upstream_timeout)
-            .connect_timeout(config.upstream_timeout.min(Duration::from_secs(5)))
-            .pool_max_idle_per_host(256)
-            .build()
-            .expect("building the upstream HTTP client");
+        let http = domain::gateway::call::http_client(config);
         let per_minute = config.gateway.rate_limit_per_minute.max(1);
         let redis = config.redis_url.as_ref().map(|url| {
             Arc::new(SharedRedis { url: url.clone(), database_url: config.database_url.clone(), hits: OnceCell::new(), conn: OnceCell::new() })

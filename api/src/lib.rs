@@ -2,6 +2,7 @@
 //! app for every other path.
 
 pub mod auth;
+pub mod batch;
 pub mod client_ip;
 pub mod error;
 pub mod extract;

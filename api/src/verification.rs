@@ -7,11 +7,12 @@ use std::{net::IpAddr, time::Instant};
 
 use axum::{body::Bytes, http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header}, response::{IntoResponse, Response}};
 use domain::{
-    gateway::{self, Call, Caller, hits::Hit},
-    wallets::{
-        self, Owner, WalletKind,
-        charge::{CallLog, Charge, Outcome, Settle},
+    gateway::{
+        self, Caller,
+        call::{self, Upstream},
+        hits::Hit,
     },
+    wallets::charge::{CallLog, Outcome, Settle},
 };
 
 use crate::{
@@ -81,25 +82,17 @@ pub async fn run(state: &AppState, caller: &Caller, service: &str, body: &[u8], 
     if let Err(wait) = state.gateway.check_rate(caller.key_id).await {
         return Err(ApiError::too_many_requests_after(wait));
     }
-    let charge = charge_of(state, caller, &call).await?;
+    let charge = call::charge_of(&state.pool, caller, &call, None).await?;
     let charged_paise = charge.user_amount_paise;
     let transaction_id = match state.gateway.charger.charge(charge).await? {
         Outcome::Charged { transaction_id, .. } => transaction_id,
         _ => return Err(domain::Error::InsufficientFunds.into()),
     };
 
-    let answer = if call.sandbox { Upstream::Answered { status: 200, body: sample(&call), vpid: String::new(), content_type: None } } else { upstream(state, caller, &call, headers, &input).await };
-    let (success, status_code) = match &answer {
-        Upstream::Answered { status, .. } => ((200..300).contains(status), i32::from(*status)),
-        Upstream::TimedOut => (false, 504),
-        Upstream::Unreachable => (false, 502),
-    };
+    let answer = call::answer(&state.gateway.http, &state.config, caller, &call, headers, &input).await;
+    let (success, status_code) = answer.outcome();
     let vid = uuid::Uuid::new_v4().to_string();
-    let vpid = match &answer {
-        Upstream::Answered { vpid, .. } => vpid.clone(),
-        _ => String::new(),
-    };
-    let log = CallLog { vid: vid.clone(), vpid, ip: Some(ip), latency_ms: i32::try_from(started.elapsed().as_millis()).unwrap_or(i32::MAX) };
+    let log = CallLog { vid: vid.clone(), vpid: answer.vpid(), ip: Some(ip), latency_ms: i32::try_from(started.elapsed().as_millis()).unwrap_or(i32::MAX) };
     let settled = state.gateway.charger.settle(Settle { transaction_id, success, status_code, log: Some(log) }).await;
     let kept = match settled {
         Ok(Outcome::Settled { refunded }) => !refunded,
@@ -138,92 +131,5 @@ fn parse_input(body: &[u8]) -> ApiResult<serde_json::Map<String, serde_json::Val
         Ok(serde_json::Value::Object(m)) => Ok(m),
         Ok(_) => Err(ApiError::bad_request("The body must be a JSON object of input fields")),
         Err(e) => Err(ApiError::bad_request(format!("The body is not valid JSON: {e}"))),
-    }
-}
-
-/// What to charge: the price, for a sandbox call too (README 'Sandbox calls'). The wallets are created on first use, so a
-/// user whose wallet was never funded gets 402, not an error.
-async fn charge_of(state: &AppState, caller: &Caller, call: &Call) -> ApiResult<Charge> {
-    let (amount, user_amount) = (call.price.amount_paise, call.price.user_amount_paise);
-    let (mut user_wallet_id, mut partner_wallet_id) = (caller.user_wallet_id, caller.partner_wallet_id);
-    if (user_amount > 0 && user_wallet_id.is_none()) || (amount > 0 && partner_wallet_id.is_none()) {
-        let mut conn = state.pool.acquire().await?;
-        let user = Owner::User { partner_id: caller.partner_id, user_id: caller.user_id };
-        user_wallet_id = Some(wallets::wallet_id(&mut conn, user, WalletKind::Api).await?);
-        partner_wallet_id = Some(wallets::wallet_id(&mut conn, Owner::Partner(caller.partner_id), WalletKind::Api).await?);
-    }
-    Ok(Charge {
-        partner_id: caller.partner_id,
-        user_id: caller.user_id,
-        api_id: call.price.api_id,
-        service: call.price.service.clone(),
-        pid: call.price.pid.clone(),
-        mode: if call.sandbox { "sandbox" } else { "live" },
-        amount_paise: amount,
-        user_amount_paise: user_amount,
-        user_wallet_id,
-        partner_wallet_id,
-    })
-}
-
-fn sample(call: &Call) -> Bytes {
-    Bytes::from(serde_json::to_vec(&call.endpoint.response_code).unwrap_or_default())
-}
-
-enum Upstream {
-    Answered { status: u16, body: Bytes, vpid: String, content_type: Option<HeaderValue> },
-    TimedOut,
-    Unreachable,
-}
-
-/// The upstream call: the partner's base URL when switched on, else the catalogue's, plus the
-/// entry's endpoint; its parameters as a JSON body (POST) or query (GET), its headers from the
-/// request's headers or, failing that, its fields.
-async fn upstream(state: &AppState, caller: &Caller, call: &Call, headers: &HeaderMap, input: &serde_json::Map<String, serde_json::Value>) -> Upstream {
-    let base = caller.base_url.as_deref().unwrap_or(&state.config.upstream_base_url).trim_end_matches('/');
-    let url = format!("{base}{}", call.endpoint.endpoint);
-    let names = call.endpoint.params();
-    let params: serde_json::Map<String, serde_json::Value> = if names.is_empty() {
-        input.clone()
-    } else {
-        names.iter().filter_map(|n| input.get(*n).map(|v| ((*n).to_owned(), v.clone()))).collect()
-    };
-    let mut req = if call.endpoint.method == "get" {
-        let query: Vec<(String, String)> = params
-            .iter()
-            .map(|(k, v)| (k.clone(), match v {
-                serde_json::Value::String(s) => s.clone(),
-                other => other.to_string(),
-            }))
-            .collect();
-        state.gateway.http.get(&url).query(&query)
-    } else {
-        state.gateway.http.post(&url).json(&params)
-    };
-    for name in call.endpoint.headers() {
-        let value = headers
-            .get(name)
-            .cloned()
-            .or_else(|| input.get(name).and_then(|v| v.as_str()).and_then(|s| HeaderValue::from_str(s).ok()));
-        if let (Ok(n), Some(v)) = (HeaderName::from_bytes(name.as_bytes()), value) {
-            req = req.header(n, v);
-        }
-    }
-    match req.send().await {
-        Ok(res) => {
-            let status = res.status().as_u16();
-            let vpid = res.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("").chars().take(100).collect();
-            let content_type = res.headers().get(header::CONTENT_TYPE).cloned();
-            match res.bytes().await {
-                Ok(body) => Upstream::Answered { status, body, vpid, content_type },
-                Err(e) if e.is_timeout() => Upstream::TimedOut,
-                Err(_) => Upstream::Unreachable,
-            }
-        }
-        Err(e) if e.is_timeout() => Upstream::TimedOut,
-        Err(e) => {
-            tracing::warn!(error = %e, %url, "upstream call failed");
-            Upstream::Unreachable
-        }
     }
 }

@@ -210,11 +210,14 @@ pub struct GatewayConfig {
     pub settle_after: Duration,
     /// Cron expression (with seconds) of the periodic `settle_pending` job.
     pub settle_schedule: String,
+    /// Rows per second one batch runs at (`BATCH_ROWS_PER_SECOND`): a batch must not starve the
+    /// upstream or the partner's other calls.
+    pub batch_rows_per_second: u32,
 }
 
 impl Default for GatewayConfig {
     fn default() -> Self {
-        Self { rate_limit_per_minute: 600, settle_after: Duration::from_secs(120), settle_schedule: "30 * * * * *".into() }
+        Self { rate_limit_per_minute: 600, settle_after: Duration::from_secs(120), settle_schedule: "30 * * * * *".into(), batch_rows_per_second: 20 }
     }
 }
 
@@ -373,6 +376,10 @@ impl Config {
                     rate_limit_per_minute: per_minute("RATE_LIMIT_GATEWAY", d.rate_limit_per_minute)?,
                     settle_after,
                     settle_schedule: cron_expr("SETTLE_PENDING_SCHEDULE", &d.settle_schedule)?,
+                    batch_rows_per_second: match parsed("BATCH_ROWS_PER_SECOND", d.batch_rows_per_second)? {
+                        0 => return Err(ConfigError { var: "BATCH_ROWS_PER_SECOND", problem: "must be at least 1 (rows per second)".into() }),
+                        n => n,
+                    },
                 }
             },
             ip_hits_schedule: cron_expr("IP_HITS_SCHEDULE", "0 * * * * *")?,

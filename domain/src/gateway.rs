@@ -18,6 +18,7 @@
 //! admin's 'Test api'); otherwise it is *live*. A sandbox call is charged like a live one so
 //! that the whole money flow can be rehearsed.
 
+pub mod call;
 pub mod hits;
 
 use std::{net::IpAddr, sync::LazyLock};
@@ -43,6 +44,8 @@ pub struct Caller {
     pub restrict_all_apis: bool,
     /// Test api mode: every call of the partner is a sandbox call.
     pub test_mode: bool,
+    /// The super admin's Batch Processing for the partner: batches may be submitted.
+    pub batch_processing: bool,
     /// The partner's own API base URL, when set and switched on.
     pub base_url: Option<String>,
     pub ip_blocked: bool,
@@ -76,7 +79,7 @@ macro_rules! caller_sql {
         concat!(
             "SELECT ", $key, ", u.partner_id, u.id AS user_id,
                     u.is_active AS user_active, u.full_access, p.is_active AS partner_active,
-                    p.server_security, p.restrict_all_apis, p.sandbox_enabled AS test_mode,
+                    p.server_security, p.restrict_all_apis, p.sandbox_enabled AS test_mode, p.batch_processing,
                     CASE WHEN p.base_url_status THEN NULLIF(p.api_base_url, '') END AS base_url,
                     EXISTS (SELECT 1 FROM blocked_ips b WHERE b.user_id = u.id AND b.ip >>= $2::inet) AS ip_blocked,
                     EXISTS (SELECT 1 FROM ip_whitelist w WHERE w.user_id = u.id AND w.ip >>= $2::inet) AS ip_listed,
@@ -106,6 +109,22 @@ pub async fn caller(conn: &mut PgConnection, key: &str, ip: IpAddr) -> Result<Ca
     .fetch_optional(&mut *conn)
     .await?;
     caller.ok_or_else(unauthorized)
+}
+
+/// The caller of a batch submitted with the key `key_id`, as the key is now: a key revoked or
+/// expired since is `Unauthorized`, as at the gateway.
+#[tracing::instrument(skip(conn))]
+pub async fn key_caller(conn: &mut PgConnection, key_id: i64, ip: IpAddr) -> Result<Caller> {
+    let caller: Option<Caller> = sqlx::query_as(caller_sql!(
+        "k.id AS key_id, k.mode AS key_mode",
+        "api_keys k JOIN end_users u ON u.id = k.user_id AND u.partner_id = k.partner_id",
+        "k.id = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())"
+    ))
+    .bind(key_id)
+    .bind(ip.to_string())
+    .fetch_optional(&mut *conn)
+    .await?;
+    caller.ok_or_else(|| Error::Unauthorized("Invalid or revoked API key".into()))
 }
 
 /// The portal's signed-in user as a caller without a key (its Try-it console and its APIs
@@ -204,6 +223,13 @@ struct Priced {
 /// Checks 4 and 5 for `caller` calling `service` with `input` (the request's JSON object).
 #[tracing::instrument(skip(conn, caller, input))]
 pub async fn authorize(conn: &mut PgConnection, caller: &Caller, service: &str, input: &serde_json::Map<String, serde_json::Value>) -> Result<Call> {
+    let call = authorize_service(conn, caller, service).await?;
+    missing_fields(&call.endpoint.required_fields, input)?;
+    Ok(call)
+}
+
+/// Check 4 alone: what a batch is checked against before its rows are read.
+pub async fn authorize_service(conn: &mut PgConnection, caller: &Caller, service: &str) -> Result<Call> {
     let Priced { price, endpoint } =
         sqlx::query_as(AUTHORIZE.as_str()).bind(caller.partner_id).bind(caller.user_id).bind(service).fetch_optional(&mut *conn).await?.ok_or(Error::NotFound)?;
     let sandbox = caller.sandbox();
@@ -219,7 +245,6 @@ pub async fn authorize(conn: &mut PgConnection, caller: &Caller, service: &str, 
     if caller.key_mode == "sandbox" && !endpoint.in_sandbox_list {
         return Err(Error::Forbidden("This API is not available in the sandbox".into()));
     }
-    missing_fields(&endpoint.required_fields, input)?;
     Ok(Call { price, endpoint, sandbox })
 }
 

@@ -4,6 +4,7 @@
 pub mod account;
 pub mod api_keys;
 pub mod audit;
+pub mod batches;
 pub mod branding;
 pub mod captcha;
 pub mod catalogue;

@@ -12,6 +12,7 @@ pub mod overview;
 pub mod provision_subdomain;
 pub mod prune_exports;
 pub mod prune_jobs;
+pub mod run_batch;
 pub mod runner;
 pub mod send_mail;
 pub mod settle_pending;
@@ -33,6 +34,7 @@ pub use noop::Noop;
 pub use provision_subdomain::ProvisionSubdomain;
 pub use prune_exports::PruneExports;
 pub use prune_jobs::PruneJobs;
+pub use run_batch::RunBatch;
 pub use send_mail::SendMail;
 pub use settle_pending::SettlePending;
 pub use smtp_test::SmtpTest;
@@ -45,13 +47,16 @@ pub struct JobContext {
     pub mailer: Mailer,
     /// Where exports and other generated files go.
     pub storage: domain::storage::Storage,
+    /// Upstream calls of batch rows.
+    pub http: reqwest::Client,
 }
 
 impl JobContext {
     pub fn new(pool: PgPool, config: Arc<Config>) -> anyhow::Result<Self> {
         let mailer = Mailer::new(&config.mail, &config.mail_from)?;
         let storage = domain::storage::Storage::new(&config);
-        Ok(Self { pool, config, mailer, storage })
+        let http = domain::gateway::call::http_client(&config);
+        Ok(Self { pool, config, mailer, storage, http })
     }
 }
 

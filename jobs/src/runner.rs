@@ -13,7 +13,7 @@ use apalis::prelude::*;
 use apalis_cron::{CronScheduler, Tick};
 use apalis_postgres::{Config as QueueConfig, PostgresStorage};
 
-use crate::{AggregateIpHits, BulkUpdatePrices, ExportCsv, Job, JobContext, Noop, ProvisionSubdomain, PruneExports, PruneJobs, SendMail, SettlePending, SmtpTest, Task};
+use crate::{AggregateIpHits, BulkUpdatePrices, ExportCsv, Job, JobContext, Noop, ProvisionSubdomain, PruneExports, PruneJobs, RunBatch, SendMail, SettlePending, SmtpTest, Task};
 
 /// Finished jobs are pruned hourly (at minute 17, away from the top-of-hour crowd).
 pub const PRUNE_SCHEDULE: &str = "0 17 * * * *";
@@ -138,7 +138,7 @@ pub async fn run_pending(ctx: &JobContext) -> anyhow::Result<usize> {
 }
 
 /// Every job kind's queue name, in the order [`run_pending`] drains them.
-pub const KINDS: [&str; 10] = [
+pub const KINDS: [&str; 11] = [
     SendMail::KIND,
     ProvisionSubdomain::KIND,
     AggregateIpHits::KIND,
@@ -148,6 +148,7 @@ pub const KINDS: [&str; 10] = [
     PruneJobs::KIND,
     ExportCsv::KIND,
     PruneExports::KIND,
+    RunBatch::KIND,
     Noop::KIND,
 ];
 
@@ -166,6 +167,7 @@ async fn run_kind(kind: &str, payload: &[u8], ctx: &JobContext, id: &str) -> Res
         PruneJobs::KIND => decoded::<PruneJobs>(payload, ctx, id).await,
         ExportCsv::KIND => decoded::<ExportCsv>(payload, ctx, id).await,
         PruneExports::KIND => decoded::<PruneExports>(payload, ctx, id).await,
+        RunBatch::KIND => decoded::<RunBatch>(payload, ctx, id).await,
         Noop::KIND => decoded::<Noop>(payload, ctx, id).await,
         other => Err(format!("no handler for job kind {other}")),
     }
@@ -225,6 +227,7 @@ pub fn monitor(ctx: &JobContext, instance: &str) -> anyhow::Result<Monitor> {
     let m = queue_worker!(m, ctx, instance, PruneJobs);
     let m = queue_worker!(m, ctx, instance, ExportCsv);
     let m = queue_worker!(m, ctx, instance, PruneExports);
+    let m = queue_worker!(m, ctx, instance, RunBatch);
     let m = queue_worker!(m, ctx, instance, Noop);
     let m = periodic!(m, ctx, instance, AggregateIpHits, &ctx.config.ip_hits_schedule);
     let m = periodic!(m, ctx, instance, PruneJobs, PRUNE_SCHEDULE);

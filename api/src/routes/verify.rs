@@ -2,15 +2,24 @@
 //! The pipeline after the key is found is `crate::verification`, shared with the portal's
 //! Try-it console.
 
-use axum::{body::Bytes, extract::State, http::HeaderMap, response::Response};
-use domain::gateway::{self, Offer};
+use axum::{
+    body::{Body, Bytes},
+    extract::State,
+    http::{HeaderMap, StatusCode},
+    response::Response,
+};
+use domain::{
+    batches::{self, Batch},
+    gateway::{self, Offer},
+};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
     client_ip::ClientIp,
+    batch::{self, Upload},
     error::ApiResult,
-    extract::{Json, Path},
+    extract::{Json, Path, Query},
     verification,
 };
 
@@ -18,6 +27,9 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(offers))
         .routes(routes!(call))
+        .routes(routes!(submit_batch))
+        .routes(routes!(get_batch))
+        .routes(routes!(batch_result))
 }
 
 /// The services this API key may call, with the user's price and the required fields.
@@ -54,4 +66,45 @@ pub async fn call(
         gateway::caller(&mut conn, crate::gateway::api_key(&headers), ip).await?
     };
     Ok(verification::run(&state, &caller, &service, &body, ip, &headers).await?.into_response())
+}
+
+/// A batch of calls of `service` with this key: the body is a CSV file (UTF-8, at most 2 MB and
+/// 10,000 rows) whose first row names the service's input fields. 202 with the batch; the
+/// `run_batch` job runs every row through this gateway's checks and charging, each charged only
+/// on success, at a bounded rate. 403 while the partner's Batch Processing is off; 422 naming
+/// what is wrong with the file.
+#[utoipa::path(post, path = "/verify/{service}/batch", tag = "gateway", security(("api_key" = [])),
+    params(("service" = String, Path, description = "the catalogue's service key"), Upload),
+    request_body(content = String, content_type = "text/csv"),
+    responses((status = 202, body = Batch), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+pub async fn submit_batch(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Path(service): Path<String>,
+    Query(q): Query<Upload>,
+    headers: HeaderMap,
+    body: Body,
+) -> ApiResult<(StatusCode, Json<Batch>)> {
+    let caller = gateway::caller(&mut *state.pool.acquire().await?, api_key(&headers), ip).await?;
+    let file = batch::read_file(body).await?;
+    let b = batch::submit(&state, &caller, &service, &file, q.file_name.as_deref().unwrap_or(""), Some(caller.key_id), ip).await?;
+    Ok((StatusCode::ACCEPTED, Json(b)))
+}
+
+/// A batch submitted by this key's user: its status and rows done, charged and failed.
+#[utoipa::path(get, path = "/verify/batches/{id}", tag = "gateway", security(("api_key" = [])), params(("id" = i64, Path)),
+    responses((status = 200, body = Batch), (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn get_batch(State(state): State<AppState>, ClientIp(ip): ClientIp, Path(id): Path<i64>, headers: HeaderMap) -> ApiResult<Json<Batch>> {
+    let mut conn = state.pool.acquire().await?;
+    let caller = gateway::caller(&mut conn, api_key(&headers), ip).await?;
+    Ok(Json(batches::find(&mut conn, caller.partner_id, caller.user_id, id).await?))
+}
+
+/// The result file of a batch of this key's user.
+#[utoipa::path(get, path = "/verify/batches/{id}/result", tag = "gateway", security(("api_key" = [])), params(("id" = i64, Path)),
+    responses((status = 200, content_type = "text/csv", body = String), (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn batch_result(State(state): State<AppState>, ClientIp(ip): ClientIp, Path(id): Path<i64>, headers: HeaderMap) -> ApiResult<Response> {
+    let caller = gateway::caller(&mut *state.pool.acquire().await?, api_key(&headers), ip).await?;
+    batch::result(&state, caller.partner_id, caller.user_id, id).await
 }

@@ -39,6 +39,7 @@ mod selling_prices;
 mod operations;
 mod client_domain;
 mod client_logs;
+mod batches;
 mod portal;
 mod portal_account;
 mod portal_usage;

@@ -124,7 +124,8 @@ async fn worker_processes_are_shown_from_start_to_stop() {
             let _ = rx.await;
         })));
     }
-    let shown = testkit::eventually(Duration::from_secs(10), || async {
+    // Generous: on a loaded 2-core box the two workers' first registration can take seconds.
+    let shown = testkit::eventually(Duration::from_secs(30), || async {
         let (_, ops) = app.get("/api/v1/superadmin/jobs", Some(&admin)).await;
         let w = ops["workers"].as_array().cloned().unwrap_or_default();
         (w.len() == 2).then_some(w)

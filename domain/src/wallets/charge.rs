@@ -46,6 +46,9 @@ pub struct Charge {
     pub user_amount_paise: i64,
     pub user_wallet_id: Option<i64>,
     pub partner_wallet_id: Option<i64>,
+    /// A charge with a key is made at most once: a second one with the same key answers
+    /// [`Outcome::Duplicate`] and moves nothing (a batch row retried or resumed by its job).
+    pub idempotency_key: Option<String>,
 }
 
 /// The end of a call: a 2xx keeps the charge, anything else refunds both wallets.
@@ -79,6 +82,8 @@ pub enum Outcome {
     Charged { transaction_id: i64, user_remaining_paise: i64, partner_remaining_paise: i64 },
     /// One of the two wallets could not cover the call: nothing was written.
     Insufficient,
+    /// A transaction with the charge's idempotency key exists already: nothing was written.
+    Duplicate { transaction_id: i64 },
     /// The transaction was pending and now is settled (`refunded`: both debits reversed).
     Settled { refunded: bool },
     /// The transaction was not pending any more (settled before, or unknown): nothing changed.
@@ -172,6 +177,7 @@ struct NewTxns<'a> {
     user_amount: Vec<i64>,
     remaining: Vec<i64>,
     partner_remaining: Vec<i64>,
+    idempotency_key: Vec<Option<&'a str>>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -290,6 +296,27 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
         }
     }
 
+    // Keys already charged. Looked up after the locks: a concurrent charge with the same key
+    // debits the same wallets, so it has committed (and is seen here) or waits behind us. The
+    // unique index is the last guard, for a free call that locks nothing.
+    let keys: Vec<&str> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Charge(c) => c.idempotency_key.as_deref(),
+            Item::Settle(_) => None,
+        })
+        .collect();
+    let mut charged_keys: HashMap<String, i64> = if keys.is_empty() {
+        HashMap::new()
+    } else {
+        sqlx::query_as::<_, (String, i64)>("SELECT idempotency_key, id FROM api_transactions WHERE idempotency_key = ANY($1)")
+            .bind(&keys)
+            .fetch_all(&mut *conn)
+            .await?
+            .into_iter()
+            .collect()
+    };
+
     // 3. Decide in arrival order.
     let charges = items.iter().filter(|i| matches!(i, Item::Charge(_))).count();
     let txn_ids: Vec<i64> = if charges == 0 {
@@ -307,6 +334,10 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
         match item {
             Item::Charge(c) => {
                 let txn = next_txn.next().expect("one id per charge");
+                if let Some(&transaction_id) = c.idempotency_key.as_ref().and_then(|k| charged_keys.get(k)) {
+                    outcomes[i] = Some(Outcome::Duplicate { transaction_id });
+                    continue;
+                }
                 let covers = |w: Option<i64>, amount: i64, wallets: &HashMap<i64, WalletState>| {
                     amount == 0 || w.and_then(|w| wallets.get(&w)).is_some_and(|s| s.balance >= amount)
                 };
@@ -323,6 +354,9 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
                         entries.push(w.expect("checked"), "debit", amount, s.balance, "api_call", txn, "user", Some(c.user_id));
                     }
                     remaining[slot] = s.balance;
+                }
+                if let Some(k) = &c.idempotency_key {
+                    charged_keys.insert(k.clone(), txn);
                 }
                 txns.push((i, txn, remaining[0], remaining[1]));
                 outcomes[i] = Some(Outcome::Charged { transaction_id: txn, user_remaining_paise: remaining[0], partner_remaining_paise: remaining[1] });
@@ -366,13 +400,14 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
             t.user_amount.push(c.user_amount_paise);
             t.remaining.push(*user_rem);
             t.partner_remaining.push(*partner_rem);
+            t.idempotency_key.push(c.idempotency_key.as_deref());
         }
         sqlx::query(
             "INSERT INTO api_transactions (id, partner_id, user_id, api_id, service, pid, mode, amount_paise, user_amount_paise,
-                                           remaining_paise, partner_remaining_paise)
+                                           remaining_paise, partner_remaining_paise, idempotency_key)
              OVERRIDING SYSTEM VALUE
              SELECT * FROM UNNEST($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[],
-                                  $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[])",
+                                  $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::text[])",
         )
         .bind(&t.id)
         .bind(&t.partner)
@@ -385,6 +420,7 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
         .bind(&t.user_amount)
         .bind(&t.remaining)
         .bind(&t.partner_remaining)
+        .bind(&t.idempotency_key)
         .execute(&mut *conn)
         .await?;
     }
@@ -535,6 +571,16 @@ async fn run(pool: PgPool, mut rx: mpsc::Receiver<Request>) {
     }
 }
 
+/// `items` on the caller's transaction `conn`, with their low-balance alerts: for a writer that
+/// must commit the money with a write of its own (a batch row's state).
+pub async fn apply_in(conn: &mut PgConnection, items: &[Item]) -> Result<Vec<Outcome>> {
+    let applied = apply_batch(conn, items).await?;
+    for low in &applied.low_balances {
+        super::queue_alert(conn, low).await?;
+    }
+    Ok(applied.outcomes)
+}
+
 /// One batch in its own transaction, retried when Postgres picks it as a deadlock victim or a
 /// serialization failure (nothing of it was written then). The low-balance alerts of the batch
 /// are queued on the same transaction, as `wallets::apply` does for a single movement, so no
@@ -545,12 +591,9 @@ pub async fn commit_batch(pool: &PgPool, items: &[Item]) -> Result<Vec<Outcome>>
         attempt += 1;
         let result = async {
             let mut tx = pool.begin().await?;
-            let applied = apply_batch(&mut tx, items).await?;
-            for low in &applied.low_balances {
-                super::queue_alert(&mut tx, low).await?;
-            }
+            let outcomes = apply_in(&mut tx, items).await?;
             tx.commit().await?;
-            Ok::<_, Error>(applied.outcomes)
+            Ok::<_, Error>(outcomes)
         }
         .await;
         match result {

@@ -2,6 +2,7 @@
 //! users' sign-in, and everything under `/me`, each path scoped by the session's user and
 //! partner (`auth::UserAuth`).
 
+mod batches;
 mod history;
 mod keys;
 mod me;
@@ -29,4 +30,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(profile::router())
         .merge(usage::router())
         .merge(top_up::router())
+        .merge(batches::router())
 }

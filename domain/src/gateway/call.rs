@@ -1,0 +1,141 @@
+//! The money and the upstream of one metered call, shared by every way a call is made: the api's
+//! `POST /verify/{service}` and Try-it (through its charging task) and the `run_batch` job
+//! (row by row, each in a transaction with the row's state).
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::{HeaderMap, HeaderName, HeaderValue, header};
+use sqlx::PgPool;
+
+use super::{Call, Caller};
+use crate::{
+    Result,
+    config::Config,
+    wallets::{
+        self, Owner, WalletKind,
+        charge::Charge,
+    },
+};
+
+/// The client for upstream calls, with the configured timeout.
+pub fn http_client(config: &Config) -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(config.upstream_timeout)
+        .connect_timeout(config.upstream_timeout.min(Duration::from_secs(5)))
+        .pool_max_idle_per_host(256)
+        .build()
+        .expect("building the upstream HTTP client")
+}
+
+/// What to charge: the price, for a sandbox call too (README 'Sandbox calls'). The wallets are
+/// created on first use, so a user whose wallet was never funded gets 402, not an error.
+pub async fn charge_of(pool: &PgPool, caller: &Caller, call: &Call, idempotency_key: Option<String>) -> Result<Charge> {
+    let (amount, user_amount) = (call.price.amount_paise, call.price.user_amount_paise);
+    let (mut user_wallet_id, mut partner_wallet_id) = (caller.user_wallet_id, caller.partner_wallet_id);
+    if (user_amount > 0 && user_wallet_id.is_none()) || (amount > 0 && partner_wallet_id.is_none()) {
+        let mut conn = pool.acquire().await?;
+        let user = Owner::User { partner_id: caller.partner_id, user_id: caller.user_id };
+        user_wallet_id = Some(wallets::wallet_id(&mut conn, user, WalletKind::Api).await?);
+        partner_wallet_id = Some(wallets::wallet_id(&mut conn, Owner::Partner(caller.partner_id), WalletKind::Api).await?);
+    }
+    Ok(Charge {
+        partner_id: caller.partner_id,
+        user_id: caller.user_id,
+        api_id: call.price.api_id,
+        service: call.price.service.clone(),
+        pid: call.price.pid.clone(),
+        mode: if call.sandbox { "sandbox" } else { "live" },
+        amount_paise: amount,
+        user_amount_paise: user_amount,
+        user_wallet_id,
+        partner_wallet_id,
+        idempotency_key,
+    })
+}
+
+/// How the upstream (or the sample) answered.
+pub enum Upstream {
+    Answered { status: u16, body: Bytes, vpid: String, content_type: Option<HeaderValue> },
+    TimedOut,
+    Unreachable,
+}
+
+impl Upstream {
+    /// (kept: a 2xx, the status code recorded on the transaction and the log).
+    pub fn outcome(&self) -> (bool, i32) {
+        match self {
+            Upstream::Answered { status, .. } => ((200..300).contains(status), i32::from(*status)),
+            Upstream::TimedOut => (false, 504),
+            Upstream::Unreachable => (false, 502),
+        }
+    }
+
+    pub fn vpid(&self) -> String {
+        match self {
+            Upstream::Answered { vpid, .. } => vpid.clone(),
+            _ => String::new(),
+        }
+    }
+}
+
+/// The catalogue's sample answer (a sandbox call), or the upstream's.
+pub async fn answer(http: &reqwest::Client, config: &Config, caller: &Caller, call: &Call, headers: &HeaderMap, input: &serde_json::Map<String, serde_json::Value>) -> Upstream {
+    if call.sandbox {
+        Upstream::Answered { status: 200, body: Bytes::from(serde_json::to_vec(&call.endpoint.response_code).unwrap_or_default()), vpid: String::new(), content_type: None }
+    } else {
+        upstream(http, config, caller, call, headers, input).await
+    }
+}
+
+/// The upstream call: the partner's base URL when switched on, else the catalogue's, plus the
+/// entry's endpoint; its parameters as a JSON body (POST) or query (GET), its headers from the
+/// request's headers or, failing that, its fields.
+async fn upstream(http: &reqwest::Client, config: &Config, caller: &Caller, call: &Call, headers: &HeaderMap, input: &serde_json::Map<String, serde_json::Value>) -> Upstream {
+    let base = caller.base_url.as_deref().unwrap_or(&config.upstream_base_url).trim_end_matches('/');
+    let url = format!("{base}{}", call.endpoint.endpoint);
+    let names = call.endpoint.params();
+    let params: serde_json::Map<String, serde_json::Value> = if names.is_empty() {
+        input.clone()
+    } else {
+        names.iter().filter_map(|n| input.get(*n).map(|v| ((*n).to_owned(), v.clone()))).collect()
+    };
+    let mut req = if call.endpoint.method == "get" {
+        let query: Vec<(String, String)> = params
+            .iter()
+            .map(|(k, v)| (k.clone(), match v {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            }))
+            .collect();
+        http.get(&url).query(&query)
+    } else {
+        http.post(&url).json(&params)
+    };
+    for name in call.endpoint.headers() {
+        let value = headers
+            .get(name)
+            .cloned()
+            .or_else(|| input.get(name).and_then(|v| v.as_str()).and_then(|s| HeaderValue::from_str(s).ok()));
+        if let (Ok(n), Some(v)) = (HeaderName::from_bytes(name.as_bytes()), value) {
+            req = req.header(n, v);
+        }
+    }
+    match req.send().await {
+        Ok(res) => {
+            let status = res.status().as_u16();
+            let vpid = res.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("").chars().take(100).collect();
+            let content_type = res.headers().get(header::CONTENT_TYPE).cloned();
+            match res.bytes().await {
+                Ok(body) => Upstream::Answered { status, body, vpid, content_type },
+                Err(e) if e.is_timeout() => Upstream::TimedOut,
+                Err(_) => Upstream::Unreachable,
+            }
+        }
+        Err(e) if e.is_timeout() => Upstream::TimedOut,
+        Err(e) => {
+            tracing::warn!(error = %e, %url, "upstream call failed");
+            Upstream::Unreachable
+        }
+    }
+}
