@@ -2,37 +2,15 @@
 //! Also: SIGTERM stops a worker cleanly, and periodic jobs run once per period however many
 //! workers tick.
 
+mod support;
+
 use std::{
-    process::{Child, Command, Stdio},
+    process::{Child, Command},
     time::Duration,
 };
 
 use domain::mail::Email;
-
-fn spawn_worker(db_url: &str, smtp_port: u16, extra: &[(&str, &str)]) -> Child {
-    let dir = testkit::scratch_dir("worker-cwd");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_worker"));
-    cmd.current_dir(&dir)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("DATABASE_URL", db_url)
-        .env("JWT_SECRET", "test-jwt-secret-of-at-least-32-characters")
-        .env("ENCRYPTION_KEY", "2a".repeat(32))
-        .env("LINK_SIGNING_KEY", "test-link-signing-key-of-32-characters!")
-        .env("MAIL", "smtp")
-        .env("SMTP_HOST", "127.0.0.1")
-        .env("SMTP_PORT", smtp_port.to_string())
-        .env("SMTP_TLS", "none")
-        .env("WORKER_HEARTBEAT_SECS", "1")
-        .env("JOB_RETRY_BASE_MS", "200")
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    for (k, v) in extra {
-        cmd.env(k, v);
-    }
-    cmd.spawn().expect("starting the worker binary")
-}
+use support::spawn_worker;
 
 async fn job_status(pool: &domain::PgPool, id: &str) -> String {
     sqlx::query_scalar("SELECT status FROM apalis.jobs WHERE id = $1").bind(id).fetch_one(pool).await.unwrap()
