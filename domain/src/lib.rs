@@ -49,6 +49,7 @@ pub mod trubank;
 pub mod users;
 pub mod visibility;
 pub mod wallets;
+pub mod worker_processes;
 
 pub use error::{Error, Result};
 pub use sqlx::{PgConnection, PgPool};
