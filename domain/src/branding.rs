@@ -18,7 +18,7 @@ pub struct Theme {
     pub tertiary: String,
 }
 
-fn is_hex_colour(s: &str) -> bool {
+pub(crate) fn is_hex_colour(s: &str) -> bool {
     s.len() == 7 && s.starts_with('#') && s[1..].bytes().all(|b| b.is_ascii_hexdigit())
 }
 

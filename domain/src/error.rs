@@ -57,6 +57,10 @@ impl Violations {
         }
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     pub fn into_result(self) -> Result<()> {
         match self.0.iter().next() {
             None => Ok(()),

@@ -8,6 +8,7 @@ pub mod catalogue;
 pub mod clients;
 pub mod contact;
 pub mod docs;
+pub mod earnings;
 pub mod exports;
 pub mod files;
 pub mod health;
@@ -18,12 +19,14 @@ pub mod logs;
 pub mod mail;
 pub mod metrics;
 pub mod onboarding;
+pub mod payment_settings;
 pub mod plan_cards;
 pub mod plans;
 pub mod portal;
 pub mod policies;
 pub mod pricing;
 pub mod settings;
+pub mod signup_customization;
 pub mod transactions;
 pub mod trubank;
 pub mod uploads;
@@ -60,6 +63,9 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(pricing::router())
         .merge(transactions::router())
         .merge(account::router())
+        .merge(signup_customization::router())
+        .merge(payment_settings::router())
+        .merge(earnings::router())
         .merge(logs::router())
         .merge(mail::router())
         .merge(uploads::router())

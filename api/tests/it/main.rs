@@ -47,3 +47,6 @@ mod superadmin_guard;
 mod client_settings_effect;
 mod policies;
 mod trubank;
+mod signup_customization;
+mod payment_settings;
+mod earnings;

@@ -137,8 +137,8 @@ async fn portal_top_up_shows_the_qr_and_card_provider_never_its_keys() {
     assert_eq!(body["card"], serde_json::Value::Null);
 
     sqlx::query(
-        "INSERT INTO partner_payment_settings (partner_id, key_id, key_secret_enc, name, description, logo_key, qr_key, qr_description, minimum_api_amount_paise)
-         VALUES ($1, 'rzp_live_KEYID', '\\x0102', 'Razorpay', 'Cards, UPI and netbanking', 'logos/card.png', 'qr/acme.png', 'Pay to acme@upi', 50000)",
+        "INSERT INTO partner_payment_settings (partner_id, key_id_enc, key_secret_enc, name, description, logo_key, qr_key, qr_description, minimum_api_amount_paise)
+         VALUES ($1, '\\x0304', '\\x0102', 'Razorpay', 'Cards, UPI and netbanking', 'logos/card.png', 'qr/acme.png', 'Pay to acme@upi', 50000)",
     )
     .bind(a.partner.id)
     .execute(&app.db.pool)

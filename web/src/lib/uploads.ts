@@ -14,6 +14,8 @@ type UploadTicket = {
 
 export const LOGO_MAX_BYTES = 1024 * 1024;
 export const FAVICON_MAX_BYTES = 10 * 1024;
+/** Logo and QR image (spec part 2, §5). */
+export const TOO_LARGE_1MB = 'File size is too large. Please select a file smaller than 1MB.';
 export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/jpg'];
 
 export async function uploadFile(file: File, purpose: UploadPurpose): Promise<{ key: string; url: string }> {

@@ -7,13 +7,17 @@ import { usePartnerMe } from '@/features/onboarding/api/get-me';
 import { BrandingStep } from '@/features/onboarding/components/branding-step';
 import { SmtpSettings } from '@/features/onboarding/components/smtp-settings';
 import { DocumentationLinkForm } from '@/features/settings/components/documentation-link-form';
+import { PaymentSettings } from '@/features/payment-settings/components/payment-settings';
 import { SiteSettings } from '@/features/settings/components/site-settings';
+import { SignupCustomizationForm } from '@/features/signup-customization/components/signup-customization-form';
 import { refreshPartnerSession } from '../../query-cache';
 
 const TABS = [
   ['basic', 'Basic'],
   ['theme', 'Theme'],
   ['smtp', 'SMTP'],
+  ['signup', 'Signup Customization'],
+  ['payment', 'Payment'],
   ['settings', 'Settings'],
   ['contact', 'Contact details'],
 ] as const;
@@ -48,7 +52,7 @@ function Theme() {
 }
 
 export default function MyAccountPage() {
-  const [tab, setTab] = useTabParam<TabKey>(KEYS, 'basic');
+  const [tab, setTab] = useTabParam<TabKey>(KEYS, 'basic', 'tab', ['sub']);
   const title = TABS.find(([k]) => k === tab)?.[1] ?? '';
   return (
     <section className="page">
@@ -58,6 +62,8 @@ export default function MyAccountPage() {
         {tab === 'basic' && <DocumentationLinkForm />}
         {tab === 'theme' && <Theme />}
         {tab === 'smtp' && <SmtpSettings />}
+        {tab === 'signup' && <SignupCustomizationForm />}
+        {tab === 'payment' && <PaymentSettings />}
         {tab === 'settings' && <SiteSettings />}
         {tab === 'contact' && <ContactDetailsForm />}
       </Tabs>

@@ -11,7 +11,7 @@ import { DEFAULT_THEME } from '@/lib/theme';
 import { FAVICON_MAX_BYTES, LOGO_MAX_BYTES } from '@/lib/uploads';
 import { FAVICON_TOO_LARGE, LOGO_TOO_LARGE, brandingSchema, updateBranding, type BrandingInput } from '../api/branding';
 import { ColourField } from './colour-field';
-import { ImageUploadField } from './image-upload-field';
+import { ImageUploadField } from '@/components/ui/image-upload-field';
 
 type Values = Omit<BrandingInput, 'logo_key' | 'favicon_key'> & { logo_key?: string; favicon_key?: string };
 

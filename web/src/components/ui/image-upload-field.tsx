@@ -1,4 +1,5 @@
-// A logo/favicon picker: checks type and size, uploads at once, keeps the key.
+// An image picker (logo, favicon, a payment logo, a QR code): checks type and size, uploads at
+// once, keeps the key.
 import { useState } from 'react';
 import { IMAGE_TYPES, uploadFile, type UploadPurpose } from '@/lib/uploads';
 
@@ -14,6 +15,8 @@ type ImageUploadFieldProps = {
   onUploaded: (key: string | undefined) => void;
   /** The file already saved (My Account): shown until another is chosen. */
   currentUrl?: string | null;
+  /** A larger preview, for a picture people must read (a QR code). */
+  largePreview?: boolean;
 };
 
 export function ImageUploadField(props: ImageUploadFieldProps) {
@@ -46,7 +49,7 @@ export function ImageUploadField(props: ImageUploadFieldProps) {
       <label htmlFor={props.id}>{props.label}</label>
       <div className="upload-row">
         <input id={props.id} type="file" accept=".png,.jpg,.jpeg,image/png,image/jpeg" onChange={(e) => pick(e.target.files?.[0])} />
-        {preview && <img src={preview} alt={`${props.label} preview`} className="upload-preview" />}
+        {preview && <img src={preview} alt={`${props.label} preview`} className={props.largePreview ? 'upload-preview upload-preview-large' : 'upload-preview'} />}
       </div>
       <span className="field-hint">{props.hint}</span>
       {error && <span className="field-error">{error}</span>}
