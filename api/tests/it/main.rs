@@ -42,6 +42,7 @@ mod client_logs;
 mod batches;
 mod portal;
 mod portal_account;
+mod portal_history;
 mod portal_usage;
 mod superadmin_guard;
 mod client_settings_effect;

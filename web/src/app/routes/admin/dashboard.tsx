@@ -1,4 +1,6 @@
-// /dashboard: two count tiles, Users and Transactions (spec part 1 "Dashboard").
+// /dashboard: two count tiles, Users and Transactions (spec part 1 "Dashboard"), and the
+// earnings of a chosen period (issue 11).
+import { EarningsPanel } from '@/features/earnings/components/earnings-panel';
 import { useDashboard } from '@/features/users/api/get-dashboard';
 import { formatCount } from '@/lib/format';
 
@@ -17,6 +19,7 @@ export default function DashboardPage() {
           <div className="tile-value">{counts.data ? formatCount(counts.data.transactions) : '–'}</div>
         </div>
       </div>
+      <EarningsPanel />
     </section>
   );
 }
