@@ -17,6 +17,7 @@ const Apis = lazy(() => import('./routes/portal/apis'));
 const ApiKeys = lazy(() => import('./routes/portal/api-keys'));
 const TryIt = lazy(() => import('./routes/portal/try-it'));
 const History = lazy(() => import('./routes/portal/history'));
+const Batch = lazy(() => import('./routes/portal/batch'));
 const Policy = lazy(() => import('./routes/portal/policy'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
@@ -43,6 +44,7 @@ export const portalRoutes: RouteObject[] = [
               { path: portalPaths.apiKeys, element: el(ApiKeys) },
               { path: portalPaths.tryIt, element: el(TryIt) },
               { path: portalPaths.history, element: el(History) },
+              { path: portalPaths.batch, element: el(Batch) },
             ],
           },
         ],
