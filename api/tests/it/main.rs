@@ -48,6 +48,7 @@ mod portal_usage;
 mod superadmin_guard;
 mod client_settings_effect;
 mod policies;
+mod trubank;
 mod signup_customization;
 mod payment_settings;
 mod earnings;
