@@ -16,6 +16,11 @@ use domain::{
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter, clock::{Clock, DefaultClock}};
 use tokio::sync::{OnceCell, mpsc};
 
+/// The caller's API key (`X-Api-Key`), as the gateway and the product API read it.
+pub fn api_key(headers: &axum::http::HeaderMap) -> &str {
+    headers.get("x-api-key").and_then(|v| v.to_str().ok()).unwrap_or("").trim()
+}
+
 #[derive(Clone)]
 pub struct Gateway {
     pub charger: Charger,

@@ -172,6 +172,8 @@ pub enum Mail {
     AccountCreated { partner_id: i64, user_id: i64 },
     /// The low-balance alert to the partner that owns the wallet.
     LowBalance(LowBalance),
+    /// TruBank: the partner decided on a bank-statement verification request (its row id).
+    BankStatementDecided { request_id: i64 },
 }
 
 impl Task for SendMail {
@@ -249,6 +251,7 @@ impl SendMail {
                 Err(e) => return Err(e),
             },
             Mail::LowBalance(low) => crate::wallets::alert_mail(conn, low).await?,
+            Mail::BankStatementDecided { request_id } => crate::trubank::decision_mail(conn, *request_id).await?,
         };
         Ok(built.map(|mut e| {
             e.message_id.clone_from(&self.message_id);

@@ -38,6 +38,43 @@ pub struct Transaction {
     pub partner_remaining_paise: Option<i64>,
 }
 
+/// A transaction as its end user sees it (the portal's History): what the user paid and its own
+/// balance after, never what the partner paid or the partner's balance.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct OwnTransaction {
+    pub id: i64,
+    pub created_at: DateTime<Utc>,
+    /// The API's service key.
+    pub service: String,
+    pub pid: String,
+    /// HTTP-like code (200 success); `null` while a call is pending.
+    pub status_code: Option<i32>,
+    /// pending, success, failed or refunded.
+    pub status: String,
+    /// `credit` or `debit`.
+    pub amount_type: String,
+    /// What the user paid.
+    pub amount_paise: i64,
+    /// The user's wallet balance after the transaction.
+    pub balance_paise: Option<i64>,
+}
+
+impl From<Transaction> for OwnTransaction {
+    fn from(t: Transaction) -> Self {
+        Self {
+            id: t.id,
+            created_at: t.created_at,
+            service: t.service,
+            pid: t.pid,
+            status_code: t.status_code,
+            status: t.status,
+            amount_type: t.amount_type,
+            amount_paise: t.user_amount_paise,
+            balance_paise: t.remaining_paise,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Api,

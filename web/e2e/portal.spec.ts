@@ -1,5 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { paiseOf } from './support/sign-in';
+import { sql } from './support/sql';
 
 // The end users' portal on the seeded demo partner's site (demo.localhost: Chromium resolves
 // *.localhost to loopback). The demo user is seeded by domain/src/seed.rs.
@@ -68,4 +70,106 @@ test('a user signs in on its partner site and sees its wallets and usage on the 
 test("a user of the demo partner cannot sign in on the platform's address or another site", async ({ request }) => {
   const res = await request.post('/api/v1/me/login', { data: { email: USER_EMAIL, password: USER_PASSWORD, captcha: null } });
   expect(res.status()).toBe(401);
+});
+
+test('a user creates a sandbox key, calls an API in the console, pays for it, and rolls the key', async ({ page, request }) => {
+  await signIn(page);
+  const wallet = page.getByTestId('api-wallet');
+  await expect(wallet).toHaveText(/₹/);
+  const before = paiseOf(await wallet.textContent());
+
+  // A sandbox key, shown once.
+  await page.getByRole('link', { name: 'API Keys' }).click();
+  await page.getByRole('radio', { name: /^Sandbox/ }).check();
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Your new API key' });
+  const oldKey = ((await dialog.getByTestId('new-key').textContent()) ?? '').trim();
+  expect(oldKey).toMatch(/^kyc_test_/);
+  await page.screenshot({ path: 'test-results/portal-new-key.png' });
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByText(oldKey)).toHaveCount(0);
+  await expect(page.getByText(`${oldKey.slice(0, 16)}…`)).toBeVisible();
+
+  // The key works at the gateway.
+  const offers = await (await request.get('/api/v1/verify', { headers: { 'X-Api-Key': oldKey } })).json();
+  const offer = offers.find((o: { service: string }) => o.service === 'pan_verification') ?? offers[0];
+  const input = Object.fromEntries(offer.required_fields.map((f: string) => [f, 'ABCDE1234F']));
+  const call = (key: string) => request.post(`/api/v1/verify/${offer.service}`, { headers: { 'X-Api-Key': key }, data: input });
+  expect((await call(oldKey)).status()).toBe(200);
+
+  // The APIs page lists it with its price and a copyable curl example.
+  await page.getByRole('link', { name: 'APIs', exact: true }).click();
+  await page.getByLabel('Search').fill(offer.service);
+  await page.getByRole('button', { name: `curl example of ${offer.name}` }).click();
+  await expect(page.getByRole('dialog')).toContainText(`/api/v1/verify/${offer.service}`);
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  await noSeriousAxeViolations(page);
+  await page.screenshot({ path: 'test-results/portal-apis.png', fullPage: true });
+
+  // The console: one sandbox call, charged like a live one.
+  await page.getByRole('link', { name: `Try ${offer.name}` }).click();
+  await expect(page).toHaveURL(/\/try-it\?service=/);
+  for (const f of offer.required_fields) await page.getByLabel(f, { exact: true }).fill('ABCDE1234F');
+  await page.getByRole('button', { name: /^Send/ }).click();
+  await expect(page.getByTestId('try-status')).toHaveText('200');
+  const charged = paiseOf(await page.getByTestId('try-charged').textContent());
+  expect(charged).toBe(offer.price_paise);
+  const txn = ((await page.getByTestId('try-transaction').textContent()) ?? '').trim();
+  expect(txn).toMatch(/^\d+$/);
+  const after = paiseOf(await page.getByTestId('try-balance').textContent());
+  // Our gateway call above and the console's call, each at the user's price.
+  expect(after).toBe(before - 2 * offer.price_paise);
+  await expect.poll(async () => paiseOf(await wallet.textContent())).toBe(after);
+  await noSeriousAxeViolations(page);
+  await page.screenshot({ path: 'test-results/portal-try-it.png', fullPage: true });
+  await atPhoneWidth(page, () => expect(page.getByLabel('API', { exact: true })).toBeVisible());
+  await page.screenshot({ path: 'test-results/portal-try-it-phone.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  // History lists the call with what the user paid, and exports it to CSV.
+  await page.getByRole('link', { name: 'History' }).click();
+  const row = page.locator('.data-table tbody tr').filter({ has: page.getByRole('cell', { name: txn, exact: true }) });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(offer.service);
+  await expect(row.getByRole('cell', { name: new RegExp(`^₹${offer.price_paise / 100}\\.`) }).first()).toBeVisible();
+  await noSeriousAxeViolations(page);
+  await page.screenshot({ path: 'test-results/portal-history.png', fullPage: true });
+  await page.getByRole('button', { name: 'Export to CSV' }).click();
+  const exportDialog = page.getByRole('dialog', { name: 'Export to CSV' });
+  await exportDialog.getByRole('button', { name: 'Export' }).click();
+  await expect(exportDialog.getByText('CSV is ready to download')).toBeVisible({ timeout: 20_000 });
+  const href = await exportDialog.getByRole('link', { name: /Download/ }).first().getAttribute('href');
+  const csv = await (await request.get(href!)).text();
+  expect(csv).toContain('#,Date,PID,Services,Amount,Balance,Type');
+  expect(csv).toContain(offer.service);
+  await noSeriousAxeViolations(page);
+  await page.screenshot({ path: 'test-results/portal-history-export.png' });
+  await exportDialog.getByRole('button', { name: 'Close' }).click();
+  await atPhoneWidth(page, () => expect(page.getByRole('cell', { name: txn, exact: true })).toBeVisible());
+  await page.screenshot({ path: 'test-results/portal-history-phone.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  // Roll: a new key at once, the old one still working during its grace period...
+  await page.goto(site('/api-keys'));
+  await page.getByRole('button', { name: `Roll ${oldKey.slice(0, 16)}` }).click();
+  await page.getByLabel('Grace period (minutes)').fill('5');
+  await page.getByRole('button', { name: 'Roll key' }).click();
+  const rolled = page.getByRole('dialog', { name: 'Your new API key' });
+  await expect(rolled).toContainText('keeps working for 5 minutes');
+  const newKey = ((await rolled.getByTestId('new-key').textContent()) ?? '').trim();
+  expect(newKey).toMatch(/^kyc_test_/);
+  expect(newKey).not.toBe(oldKey);
+  await rolled.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByText(/^Active until /)).toBeVisible();
+  expect((await call(oldKey)).status()).toBe(200);
+  expect((await call(newKey)).status()).toBe(200);
+
+  // ...and refused once it is over (the five minutes run out here through SQL).
+  sql(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE prefix = '${oldKey.slice(0, 16)}'`);
+  await expect.poll(async () => (await call(oldKey)).status(), { timeout: 10_000 }).toBe(401);
+  expect((await call(newKey)).status()).toBe(200);
+  await page.reload();
+  await expect(page.getByRole('cell', { name: 'Expired' })).toBeVisible();
+  await noSeriousAxeViolations(page);
+  await page.screenshot({ path: 'test-results/portal-api-keys.png', fullPage: true });
 });

@@ -28,6 +28,7 @@ pub mod pricing;
 pub mod settings;
 pub mod signup_customization;
 pub mod transactions;
+pub mod trubank;
 pub mod uploads;
 pub mod users;
 pub mod verify;
@@ -77,6 +78,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(ip_access::router())
         .merge(ip_hits::router())
         .merge(verify::router())
+        .merge(trubank::router())
         .merge(portal::router());
     OpenApiRouter::new()
         .merge(docs::router())

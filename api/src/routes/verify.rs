@@ -32,16 +32,12 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(batch_result))
 }
 
-fn api_key(headers: &HeaderMap) -> &str {
-    headers.get("x-api-key").and_then(|v| v.to_str().ok()).unwrap_or("").trim()
-}
-
 /// The services this API key may call, with the user's price and the required fields.
 #[utoipa::path(get, path = "/verify", tag = "gateway", security(("api_key" = [])),
     responses((status = 200, body = Vec<Offer>), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
 pub async fn offers(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap) -> ApiResult<Json<Vec<Offer>>> {
     let mut conn = state.pool.acquire().await?;
-    let caller = gateway::caller(&mut conn, api_key(&headers), ip).await?;
+    let caller = gateway::caller(&mut conn, crate::gateway::api_key(&headers), ip).await?;
     gateway::admit(&caller)?;
     Ok(Json(gateway::offers(&mut conn, &caller).await?))
 }
@@ -67,7 +63,7 @@ pub async fn call(
 ) -> ApiResult<Response> {
     let caller = {
         let mut conn = state.pool.acquire().await?;
-        gateway::caller(&mut conn, api_key(&headers), ip).await?
+        gateway::caller(&mut conn, crate::gateway::api_key(&headers), ip).await?
     };
     Ok(verification::run(&state, &caller, &service, &body, ip, &headers).await?.into_response())
 }
@@ -90,7 +86,7 @@ pub async fn submit_batch(
     headers: HeaderMap,
     body: Body,
 ) -> ApiResult<(StatusCode, Json<Batch>)> {
-    let caller = gateway::caller(&mut *state.pool.acquire().await?, api_key(&headers), ip).await?;
+    let caller = gateway::caller(&mut *state.pool.acquire().await?, crate::gateway::api_key(&headers), ip).await?;
     let file = batch::read_file(body).await?;
     let b = batch::submit(&state, &caller, &service, &file, q.file_name.as_deref().unwrap_or(""), Some(caller.key_id), ip).await?;
     Ok((StatusCode::ACCEPTED, Json(b)))
@@ -101,7 +97,7 @@ pub async fn submit_batch(
     responses((status = 200, body = Batch), (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn get_batch(State(state): State<AppState>, ClientIp(ip): ClientIp, Path(id): Path<i64>, headers: HeaderMap) -> ApiResult<Json<Batch>> {
     let mut conn = state.pool.acquire().await?;
-    let caller = gateway::caller(&mut conn, api_key(&headers), ip).await?;
+    let caller = gateway::caller(&mut conn, crate::gateway::api_key(&headers), ip).await?;
     Ok(Json(batches::find(&mut conn, caller.partner_id, caller.user_id, id).await?))
 }
 
@@ -109,6 +105,6 @@ pub async fn get_batch(State(state): State<AppState>, ClientIp(ip): ClientIp, Pa
 #[utoipa::path(get, path = "/verify/batches/{id}/result", tag = "gateway", security(("api_key" = [])), params(("id" = i64, Path)),
     responses((status = 200, content_type = "text/csv", body = String), (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn batch_result(State(state): State<AppState>, ClientIp(ip): ClientIp, Path(id): Path<i64>, headers: HeaderMap) -> ApiResult<Response> {
-    let caller = gateway::caller(&mut *state.pool.acquire().await?, api_key(&headers), ip).await?;
+    let caller = gateway::caller(&mut *state.pool.acquire().await?, crate::gateway::api_key(&headers), ip).await?;
     batch::result(&state, caller.partner_id, caller.user_id, id).await
 }

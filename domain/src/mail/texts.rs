@@ -64,6 +64,30 @@ pub fn smtp_test(to: &str, host: &str) -> Email {
     Email::new(to, "Test mail from your SMTP settings", format!("This is a test message sent through your mail server {host}. Your SMTP settings work.\n"))
 }
 
+/// TruBank: the partner decided on the user's bank-statement verification request. Only the
+/// account number's last four digits are written out.
+pub fn bank_statement_decided(
+    to: &str,
+    first_name: &str,
+    request_id: &str,
+    account_number: &str,
+    bank_name: &str,
+    status: &str,
+    comment: Option<&str>,
+) -> Email {
+    let tail: String = account_number.chars().rev().take(4).collect::<Vec<_>>().into_iter().rev().collect();
+    let comment = comment.map(|c| format!("\nComment: {c}\n")).unwrap_or_default();
+    Email::new(
+        to,
+        format!("Bank statement verification {request_id}: {status}"),
+        format!(
+            "Hello {first_name},\n\nYour bank statement verification request {request_id} (account ending {tail}, {bank_name}) \
+             has been reviewed.\n\nStatus: {status}\n{comment}\nThe details are also available from the API: \
+             GET /api/v1/products/bank-statements/{request_id}\n"
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,5 +110,13 @@ mod tests {
         let c = account_created("m@e.in", "Meera", 12);
         assert_eq!((c.to.as_str(), c.subject.as_str()), ("m@e.in", "Your account has been created"));
         assert_eq!(c.text, "Hello Meera,\n\nAn account has been created for you (user id 12). Sign in with this e-mail address and the password your administrator gave you.\n");
+    }
+
+    #[test]
+    fn bank_statement_decision_names_the_request_not_the_account() {
+        let m = bank_statement_decided("a@b.in", "Asha", "TRB123", "501001234590", "HDFC Bank", "Not verified", Some("Pages missing"));
+        assert_eq!(m.subject, "Bank statement verification TRB123: Not verified");
+        assert!(m.text.contains("account ending 4590, HDFC Bank") && m.text.contains("Status: Not verified\n\nComment: Pages missing\n"), "{}", m.text);
+        assert!(!m.text.contains("501001234590"));
     }
 }

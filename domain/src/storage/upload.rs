@@ -98,6 +98,16 @@ impl UploadPlan {
     /// size (413). The key is `partners/{partner}/{purpose}/{PREFIX}_{file_name}`, spaces in the
     /// name turned into underscores as the spec asks.
     pub fn new(partner_id: i64, purpose: UploadPurpose, file_name: &str, content_type: &str, size: u64) -> Result<Self> {
+        Self::in_folder(&format!("partners/{partner_id}/{}/", purpose.as_str()), purpose, file_name, content_type, size)
+    }
+
+    /// An end user's bank statement (TruBank), with the same rules, under
+    /// `partners/{partner}/users/{user}/statement/`: a request may name only its user's files.
+    pub fn user_statement(partner_id: i64, user_id: i64, file_name: &str, content_type: &str, size: u64) -> Result<Self> {
+        Self::in_folder(&crate::trubank::statement_folder(partner_id, user_id), UploadPurpose::Statement, file_name, content_type, size)
+    }
+
+    fn in_folder(folder: &str, purpose: UploadPurpose, file_name: &str, content_type: &str, size: u64) -> Result<Self> {
         let name = sanitize_file_name(file_name);
         if name.is_empty() || size == 0 {
             return Err(Error::invalid("file_name", "Please select a file"));
@@ -116,7 +126,7 @@ impl UploadPlan {
         if size > purpose.max_size() {
             return Err(Error::TooLarge(purpose.too_large_message().into()));
         }
-        let key = format!("partners/{partner_id}/{}/{}_{name}", purpose.as_str(), random_prefix());
+        let key = format!("{folder}{}_{name}", random_prefix());
         Ok(Self { purpose, key, content_type, size })
     }
 }

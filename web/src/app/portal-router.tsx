@@ -13,6 +13,11 @@ import { PortalLogout } from './routes/portal/logout';
 const Home = lazy(() => import('./routes/portal/home'));
 const Login = lazy(() => import('./routes/portal/login'));
 const Dashboard = lazy(() => import('./routes/portal/dashboard'));
+const Apis = lazy(() => import('./routes/portal/apis'));
+const ApiKeys = lazy(() => import('./routes/portal/api-keys'));
+const TryIt = lazy(() => import('./routes/portal/try-it'));
+const History = lazy(() => import('./routes/portal/history'));
+const Batch = lazy(() => import('./routes/portal/batch'));
 const Policy = lazy(() => import('./routes/portal/policy'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
@@ -30,7 +35,19 @@ export const portalRoutes: RouteObject[] = [
       { path: portalPaths.logout, element: <PortalLogout /> },
       {
         element: <UserGuard />,
-        children: [{ element: <PortalLayout />, children: [{ path: portalPaths.dashboard, element: el(Dashboard) }] }],
+        children: [
+          {
+            element: <PortalLayout />,
+            children: [
+              { path: portalPaths.dashboard, element: el(Dashboard) },
+              { path: portalPaths.apis, element: el(Apis) },
+              { path: portalPaths.apiKeys, element: el(ApiKeys) },
+              { path: portalPaths.tryIt, element: el(TryIt) },
+              { path: portalPaths.history, element: el(History) },
+              { path: portalPaths.batch, element: el(Batch) },
+            ],
+          },
+        ],
       },
       { path: '*', element: el(NotFound) },
     ],

@@ -32,6 +32,7 @@ const WhitelistIp = lazy(() => import('./routes/admin/whitelist-ip'));
 const IpHits = lazy(() => import('./routes/admin/ip-hits'));
 const MyAccount = lazy(() => import('./routes/admin/my-account'));
 const MyPlan = lazy(() => import('./routes/admin/my-plan'));
+const TruBank = lazy(() => import('./routes/admin/trubank'));
 const SaClients = lazy(() => import('./routes/superadmin/clients'));
 const SaClientDetails = lazy(() => import('./routes/superadmin/client-details'));
 const SaPlans = lazy(() => import('./routes/superadmin/plans'));
@@ -40,11 +41,9 @@ const SaApis = lazy(() => import('./routes/superadmin/apis'));
 const SaTestApis = lazy(() => import('./routes/superadmin/test-apis'));
 const SaJobs = lazy(() => import('./routes/superadmin/jobs'));
 const SaMail = lazy(() => import('./routes/superadmin/mail'));
-const Placeholder = lazy(() => import('./routes/placeholder'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
 const el = (C: LazyExoticComponent<ComponentType>) => <C />;
-const titled = (title: string) => <Placeholder title={title} />;
 
 export const routes: RouteObject[] = [
   { path: paths.landing, element: el(Landing) },
@@ -74,7 +73,7 @@ export const routes: RouteObject[] = [
           { path: paths.myTransactions, element: el(MyTransactions) },
           { path: paths.myPlan, element: el(MyPlan) },
           { path: paths.myApis, element: el(MyApis) },
-          { path: paths.trubank, element: titled('TruBank') },
+          { path: paths.trubank, element: el(TruBank) },
           { path: paths.myAccount, element: el(MyAccount) },
           { path: paths.whitelistIp, element: el(WhitelistIp) },
           { path: paths.ipHits, element: el(IpHits) },

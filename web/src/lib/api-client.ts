@@ -28,6 +28,7 @@ export type AuthScope = 'partner' | 'superadmin' | 'user' | 'none';
 
 export type RequestOptions = {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** JSON, or a file (a Blob) sent as it is with its own type. */
   body?: unknown;
   auth?: AuthScope;
   params?: Record<string, string | number | boolean | null | undefined>;
@@ -70,10 +71,12 @@ function handleUnauthorized(scope: AuthScope) {
   }
 }
 
-export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+/** The answer of a call, or an ApiError with the contract's message (401 ends the session). */
+async function send(path: string, opts: RequestOptions): Promise<Response> {
   const scope = opts.auth ?? scopeFor(path);
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  const file = opts.body instanceof Blob ? opts.body : null;
+  if (opts.body !== undefined) headers['Content-Type'] = file ? file.type || 'application/octet-stream' : 'application/json';
   const token =
     scope === 'partner'
       ? getPartnerToken()
@@ -89,7 +92,8 @@ export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Pr
     res = await fetch(buildUrl(path, opts.params), {
       method: opts.method ?? (opts.body === undefined ? 'GET' : 'POST'),
       headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      // A file's bytes (small files only: uploads that can be large go through lib/uploads).
+      body: opts.body === undefined ? undefined : file ? await file.arrayBuffer() : JSON.stringify(opts.body),
       signal: opts.signal,
     });
   } catch (e) {
@@ -97,23 +101,32 @@ export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Pr
     throw new ApiError(0, 'network_error', GENERIC_ERROR);
   }
 
-  const text = await res.text();
-  let data: unknown = undefined;
-  if (text) {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = undefined;
-    }
-  }
-
   if (!res.ok) {
     if (res.status === 401 && scope !== 'none') handleUnauthorized(scope);
-    const err = (data as { error?: { code?: string; message?: string; fields?: Record<string, string> } })
+    const err = (parseJson(await res.text()) as { error?: { code?: string; message?: string; fields?: Record<string, string> } })
       ?.error;
     throw new ApiError(res.status, err?.code ?? `http_${res.status}`, err?.message || GENERIC_ERROR, err?.fields ?? {});
   }
-  return data as T;
+  return res;
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const res = await send(path, opts);
+  return parseJson(await res.text()) as T;
+}
+
+/** A file the api answers to a signed-in caller (a result CSV), as a Blob. */
+export async function apiBlob(path: string, opts: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<Blob> {
+  return (await send(path, opts)).blob();
 }
 
 export const api = {

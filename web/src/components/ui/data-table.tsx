@@ -94,7 +94,8 @@ export function DataTable<T>({
   const rows = table.getRowModel().rows;
   return (
     <div className="data-table">
-      <div className="table-scroll">
+      {/* Focusable, so a keyboard can scroll a table wider than the screen (axe: scrollable-region-focusable). */}
+      <div className="table-scroll" tabIndex={0}>
         <table>
           <thead>
             {table.getHeaderGroups().map((hg) => (

@@ -15,5 +15,8 @@ export const portalKeys = {
   logsAll: () => [...portalKeys.session(), 'logs'] as const,
   logs: (filter: HistoryFilter, page: number) => [...portalKeys.logsAll(), filter, { page }] as const,
   topUp: () => [...portalKeys.session(), 'top-up'] as const,
+  batchesAll: () => [...portalKeys.session(), 'batches'] as const,
+  batches: (page: number) => [...portalKeys.batchesAll(), { page }] as const,
+  batch: (id: number) => [...portalKeys.batchesAll(), 'one', id] as const,
   resetToken: (token: string) => [...portalKeys.all, 'reset-token', token] as const,
 };
