@@ -65,6 +65,14 @@ async fn seed() -> anyhow::Result<()> {
     let email = std::env::var("SUPERADMIN_EMAIL").unwrap_or_else(|_| "admin@localhost".into());
     let password = std::env::var("SUPERADMIN_PASSWORD").map_err(|_| config::ConfigError { var: "SUPERADMIN_PASSWORD", problem: "is not set".into() })?;
     let report = domain::seed::run(&pool, &email, &password).await?;
+    // The demo's statement files need the store, which needs the whole configuration.
+    match Config::from_env() {
+        Ok(config) => {
+            let stored = domain::seed::demo_files(&pool, &domain::storage::Storage::new(&config)).await?;
+            tracing::info!(stored, "demo statement files");
+        }
+        Err(e) => tracing::warn!(error = %e, "demo statement files not stored: the configuration is incomplete"),
+    }
     tracing::info!(?report, "seed done");
     Ok(())
 }

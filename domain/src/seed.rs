@@ -44,6 +44,7 @@ pub struct SeedReport {
     pub demo_partner_created: bool,
     pub users: usize,
     pub api_transactions: usize,
+    pub bank_statements: usize,
 }
 
 pub struct DemoLogins {
@@ -63,6 +64,7 @@ pub async fn run(pool: &PgPool, admin_email: &str, admin_password: &str) -> anyh
         let users = demo_users(&mut tx, partner_id).await?;
         report.users = users.len();
         report.api_transactions = demo_activity(&mut tx, partner_id, &users).await?;
+        report.bank_statements = demo_bank_statements(&mut tx, partner_id, &users).await?;
     }
     tx.commit().await?;
     Ok(report)
@@ -360,4 +362,57 @@ async fn demo_activity(conn: &mut PgConnection, partner_id: i64, users: &[i64]) 
     .execute(&mut *conn)
     .await?;
     Ok(tx_rows.len())
+}
+
+/// The demo statements' file name: [`demo_files`] stores a small PDF under every key ending so.
+const DEMO_STATEMENT: &str = "DEMO0_statement.pdf";
+
+/// Two TruBank requests of demo users, bought through `trubank::submit` (so charged through the
+/// ledger like real ones): one waiting in the queue, one already verified.
+async fn demo_bank_statements(conn: &mut PgConnection, partner_id: i64, users: &[i64]) -> anyhow::Result<usize> {
+    let demo = [("50100234567812", "HDFC Bank", true), ("91201004567890", "Axis Bank", false)];
+    let mut made = 0;
+    for ((number, bank, decided), &user_id) in demo.into_iter().zip(users.iter().skip(1)) {
+        let name: String = sqlx::query_scalar("SELECT first_name || ' ' || last_name FROM end_users WHERE id = $1").bind(user_id).fetch_one(&mut *conn).await?;
+        let s = crate::trubank::Submission {
+            account_name: name,
+            account_number: number.into(),
+            bank_name: bank.into(),
+            file_key: format!("{}{DEMO_STATEMENT}", crate::trubank::statement_folder(partner_id, user_id)),
+        };
+        let r = match crate::trubank::submit(conn, partner_id, user_id, &s, crate::audit::Actor::user(user_id)).await? {
+            crate::trubank::Submitted::Created(r) | crate::trubank::Submitted::Replayed(r) => r,
+        };
+        if decided {
+            // Written directly: the demo's past decision mails nobody.
+            sqlx::query("UPDATE bank_statement_requests SET status = 'verified', comments = $2, decided_at = now(), updated_at = now() WHERE id = $1")
+                .bind(r.id)
+                .bind("Statement matches the account summary")
+                .execute(&mut *conn)
+                .await?;
+        }
+        made += 1;
+    }
+    Ok(made)
+}
+
+/// Stores the demo statements' PDF wherever a demo request names one that is not stored yet
+/// (the seed itself only writes rows; `api seed` calls this with the configured store).
+pub async fn demo_files(pool: &PgPool, storage: &crate::storage::Storage) -> anyhow::Result<usize> {
+    const PDF: &[u8] = b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n\
+3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >> endobj\n\
+4 0 obj << /Length 60 >> stream\nBT /F1 18 Tf 72 760 Td (Demo bank statement - sample only) Tj ET\nendstream endobj\n\
+5 0 obj << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n";
+    let keys: Vec<String> = sqlx::query_scalar("SELECT file_key FROM bank_statement_requests WHERE file_key LIKE '%/' || $1")
+        .bind(DEMO_STATEMENT)
+        .fetch_all(pool)
+        .await?;
+    let mut stored = 0;
+    for key in keys {
+        if !storage.exists(&key).await? {
+            storage.put_bytes(&key, PDF.to_vec(), "application/pdf").await?;
+            stored += 1;
+        }
+    }
+    Ok(stored)
 }

@@ -6,7 +6,7 @@ async fn counts(pool: &domain::PgPool) -> Vec<(String, i64)> {
     let mut out = vec![];
     for table in [
         "super_admins", "partners", "end_users", "api_catalogue", "sandbox_apis", "plan_prices", "wallets",
-        "wallet_entries", "api_transactions", "api_logs", "product_transactions", "product_logs", "ip_hits",
+        "wallet_entries", "api_transactions", "api_logs", "product_transactions", "product_logs", "ip_hits", "bank_statement_requests",
     ] {
         let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM {table}"))).fetch_one(pool).await.unwrap();
         out.push((table.to_owned(), n));
@@ -28,6 +28,12 @@ async fn seed_is_complete_consistent_and_idempotent() {
     assert!(get("end_users") >= 24);
     assert!(get("api_transactions") >= 2000);
     assert_eq!(get("api_logs"), get("api_transactions"));
+    // TruBank's queue is not empty on a fresh run, and its files are stored by `demo_files`.
+    assert_eq!(get("bank_statement_requests"), 2);
+    assert_eq!(domain::seed::demo_files(pool, &app.state.storage).await.unwrap(), 2);
+    assert_eq!(domain::seed::demo_files(pool, &app.state.storage).await.unwrap(), 0, "stored once");
+    let key: String = sqlx::query_scalar("SELECT file_key FROM bank_statement_requests LIMIT 1").fetch_one(pool).await.unwrap();
+    app.state.storage.verify_upload(&key, domain::storage::UploadPurpose::Statement, "file_key").await.unwrap();
 
     let categories: i64 = sqlx::query_scalar("SELECT count(DISTINCT category) FROM api_catalogue").fetch_one(pool).await.unwrap();
     assert!(categories >= 10);
