@@ -63,9 +63,13 @@ static CLEANER: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
 
 /// The terms as they may be stored: allowed tags only, no event handlers, no script links.
 pub fn sanitize_terms(html: &str) -> String {
-    let clean = CLEANER.clean(html).to_string();
-    // An editor cleared to nothing leaves `<p></p>`: store that as no terms.
-    if clean.replace("<p></p>", "").trim().is_empty() { String::new() } else { clean }
+    let mut clean = CLEANER.clean(html).to_string();
+    // The editor keeps an empty paragraph after the last block, and one cleared to nothing
+    // leaves `<p></p>`: neither is part of the terms.
+    while let Some(rest) = clean.trim_end().strip_suffix("<p></p>") {
+        clean = rest.to_owned();
+    }
+    if clean.trim().is_empty() { String::new() } else { clean }
 }
 
 impl SignupCustomization {
@@ -164,6 +168,7 @@ mod tests {
         assert!(clean.contains("<p>Hi <strong>there</strong></p>"), "{clean}");
         assert!(clean.contains(r#"<a href="https://acme.in/t" rel="noopener noreferrer nofollow">terms</a>"#), "{clean}");
         assert_eq!(sanitize_terms("<p></p>"), "");
+        assert_eq!(sanitize_terms("<h3>T</h3><p>x</p><p></p><p></p>"), "<h3>T</h3><p>x</p>");
         assert_eq!(sanitize_terms("  <script>x</script> "), "");
     }
 

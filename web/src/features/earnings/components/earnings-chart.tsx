@@ -1,4 +1,5 @@
-// Revenue and cost per day as bars, the margin as a line.
+// Revenue and cost per day as bars, the margin as a line. Drawn at once, not animated: a period
+// of months has a hundred bars, and a growing chart reads as an empty one.
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatCount, formatRupees } from '@/lib/format';
 import type { EarningsDay } from '../api/get-earnings';
@@ -22,9 +23,9 @@ export function EarningsChart({ days, label }: { days: EarningsDay[]; label: str
           <YAxis tick={{ fontSize: 12 }} width={64} tickFormatter={(v: number) => `₹${formatCount(v)}`} />
           <Tooltip formatter={(value) => formatRupees(Math.round(Number(value) * 100))} />
           <Legend />
-          <Bar dataKey="revenue" name="Revenue" fill="var(--primary)" radius={[3, 3, 0, 0]} />
-          <Bar dataKey="cost" name="Cost" fill="#c4cad6" radius={[3, 3, 0, 0]} />
-          <Line dataKey="margin" name="Margin" stroke="var(--success)" strokeWidth={2} dot={false} type="linear" />
+          <Bar dataKey="revenue" name="Revenue" fill="var(--primary)" radius={[3, 3, 0, 0]} isAnimationActive={false} />
+          <Bar dataKey="cost" name="Cost" fill="#c4cad6" radius={[3, 3, 0, 0]} isAnimationActive={false} />
+          <Line dataKey="margin" name="Margin" stroke="var(--success)" strokeWidth={2} dot={false} type="linear" isAnimationActive={false} />
         </ComposedChart>
       </ResponsiveContainer>
     </figure>

@@ -22,7 +22,7 @@ export function PaymentSettings() {
       {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}
       {!q.data && !q.isError && <p className="muted">Loading...</p>}
       {q.data && sub === 'card' && <CardProvider card={q.data.card} />}
-      {q.data && sub === 'qr' && <QrCodeForm key={`${q.data.qr.qr_key}|${q.data.qr.description}`} qr={q.data.qr} />}
+      {q.data && sub === 'qr' && <QrCodeForm qr={q.data.qr} />}
     </Tabs>
   );
 }

@@ -57,7 +57,7 @@ function Form({ saved, msg }: { saved: SignupCustomization; msg: Msg }) {
         {form.errors.terms_html && <span className="field-error">{form.errors.terms_html}</span>}
       </div>
       <Field label="Copyright" htmlFor="signup-copyright" error={form.errors.copyright}>
-        <input id="signup-copyright" placeholder="© 2026 Your company" {...form.text('copyright')} />
+        <input id="signup-copyright" type="text" placeholder="© 2026 Your company" {...form.text('copyright')} />
       </Field>
       <div className="button-row">
         <button type="submit" className="btn btn-primary" disabled={apply.isPending || !changed}>

@@ -19,7 +19,16 @@ function Toolbar({ editor }: { editor: Editor }) {
   return (
     <div className="rich-text-toolbar" role="toolbar" aria-label="Formatting">
       {TOOLS.map((t, i) => (
-        <button key={t.label} type="button" className="btn btn-sm btn-secondary" aria-label={t.label} aria-pressed={active[i]} onClick={() => t.run(editor)}>
+        <button
+          key={t.label}
+          type="button"
+          className="btn btn-sm btn-secondary"
+          aria-label={t.label}
+          aria-pressed={active[i]}
+          // Keeps the caret in the text: a click would otherwise move focus to the button first.
+          onMouseDown={(e) => e.preventDefault()}
+          onClick={() => t.run(editor)}
+        >
           {t.short}
         </button>
       ))}
@@ -29,7 +38,7 @@ function Toolbar({ editor }: { editor: Editor }) {
 
 export function TermsEditor({ id, label, value, onChange }: { id: string; label: string; value: string; onChange: (html: string) => void }) {
   const editor = useEditor({
-    extensions: [StarterKit.configure({ link: { openOnClick: false } })],
+    extensions: [StarterKit.configure({ link: { openOnClick: false }, trailingNode: false })],
     content: value,
     editorProps: { attributes: { id, role: 'textbox', 'aria-multiline': 'true', 'aria-label': label, class: 'rich-text-input' } },
     onUpdate: ({ editor: e }) => onChange(e.isEmpty ? '' : e.getHTML()),
