@@ -171,6 +171,10 @@ test('a user creates a sandbox key, calls an API in the console, pays for it, an
   expect((await call(newKey)).status()).toBe(200);
   await page.reload();
   await expect(page.getByRole('cell', { name: 'Expired' })).toBeVisible();
+  // The list shows when the gateway last saw each key.
+  const oldRow = page.getByRole('row').filter({ hasText: `${oldKey.slice(0, 16)}…` });
+  await expect(oldRow).toContainText(/\d{2}:\d{2}:\d{2}/);
+  await expect(oldRow).not.toContainText('Never');
   await noSeriousAxeViolations(page);
   await page.screenshot({ path: 'test-results/portal-api-keys.png', fullPage: true });
 });
