@@ -52,6 +52,10 @@ test("the partner's site sells the partner's APIs to its users, never the platfo
   await page.screenshot({ path: 'test-results/portal-landing.png', fullPage: false });
   await atPhoneWidth(page, () => expect(page.getByRole('heading', { name: 'APIs and prices' })).toBeVisible());
   await page.screenshot({ path: 'test-results/portal-landing-phone.png', fullPage: false });
+  await page.goto(site('/login'));
+  await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible();
+  await noSeriousAxeViolations(page);
+  await page.screenshot({ path: 'test-results/portal-login-phone.png', fullPage: true });
 });
 
 test('a user signs in on its partner site and sees its wallets and usage on the dashboard', async ({ page }) => {
@@ -177,6 +181,8 @@ test('a user creates a sandbox key, calls an API in the console, pays for it, an
   await expect(oldRow).not.toContainText('Never');
   await noSeriousAxeViolations(page);
   await page.screenshot({ path: 'test-results/portal-api-keys.png', fullPage: true });
+  await atPhoneWidth(page, () => expect(page.getByRole('cell', { name: 'Expired' })).toBeVisible());
+  await page.screenshot({ path: 'test-results/portal-api-keys-phone.png', fullPage: true });
 });
 
 test('a user edits its profile and finds how to top up', async ({ page }) => {
@@ -242,6 +248,7 @@ test('a visitor signs up on the site, forgets the password and sets a new one fr
   await page.getByRole('dialog').getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login$/);
   await page.getByRole('link', { name: 'Forgot password' }).click();
+  await expect(page.getByRole('heading', { name: 'Forgot password' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Send link' }).click();
   await expect(page.getByText(/a link to reset the password will be sent/)).toBeVisible();
@@ -253,6 +260,7 @@ test('a visitor signs up on the site, forgets the password and sets a new one fr
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText(/Your password has been reset/)).toBeVisible();
   await page.getByRole('link', { name: 'Login' }).click();
+  await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill('Meera@67890');
   await page.getByLabel('Captcha', { exact: true }).fill('any');

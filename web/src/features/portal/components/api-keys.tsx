@@ -100,15 +100,17 @@ export function ApiKeys({ fullAccess }: { fullAccess: boolean }) {
       </form>
 
       {keys.isError && <p role="alert">{errorMessage(keys.error)}</p>}
-      <DataTable
-        columns={columns}
-        data={keys.data ?? []}
-        pageCount={1}
-        hidePaging
-        isLoading={keys.isPending}
-        emptyText="You have no API keys yet. Create one above."
-        getRowId={(k) => String(k.id)}
-      />
+      <div className="api-keys-list">
+        <DataTable
+          columns={columns}
+          data={keys.data ?? []}
+          pageCount={1}
+          hidePaging
+          isLoading={keys.isPending}
+          emptyText="You have no API keys yet. Create one above."
+          getRowId={(k) => String(k.id)}
+        />
+      </div>
 
       <Modal open={!!shown} title="Your new API key" onClose={() => setShown(null)}>
         {shown && <NewKey created={shown.key} note={shown.note} />}
