@@ -1,5 +1,5 @@
 //! The metered gateway's moving parts in one api process: the charging task, the HTTP client
-//! for upstreams, the per-key rate limit and the IP-hit counter. `routes::verify` uses them; the
+//! for upstreams, the per-key rate limit, the IP-hit counter and the keys' last use. `routes::verify` uses them; the
 //! checks and the money live in `domain::gateway` and `domain::wallets::charge`.
 //!
 //! With `REDIS_URL` the rate limit is a GCRA in Redis, shared by every api process, and hits are
@@ -27,6 +27,7 @@ pub struct Gateway {
     pub http: reqwest::Client,
     limit: Limit,
     hits: mpsc::UnboundedSender<Hit>,
+    key_uses: mpsc::UnboundedSender<i64>,
 }
 
 #[derive(Clone)]
@@ -87,8 +88,10 @@ impl Gateway {
             None => Limit::Local(Arc::new(RateLimiter::keyed(Quota::per_minute(NonZeroU32::new(per_minute).expect("at least 1"))))),
         };
         let (hits, rx) = mpsc::unbounded_channel();
-        tokio::spawn(count_hits(pool, redis, rx));
-        Self { charger, http, limit, hits }
+        tokio::spawn(count_hits(pool.clone(), redis, rx));
+        let (key_uses, rx) = mpsc::unbounded_channel();
+        tokio::spawn(record_key_uses(pool, rx));
+        Self { charger, http, limit, hits, key_uses }
     }
 
     /// `Err(seconds to wait)` when the key `key_id` is over its calls per minute. Should Redis be
@@ -125,6 +128,30 @@ impl Gateway {
     /// Counts one call for (user, IP); written in batches by this process's hit task.
     pub fn count_hit(&self, hit: Hit) {
         let _ = self.hits.send(hit);
+    }
+
+    /// Notes a call with the key `key_id` (its "last used"), off the call's path: written in
+    /// batches by this process's task.
+    pub fn note_key_use(&self, key_id: i64) {
+        let _ = self.key_uses.send(key_id);
+    }
+}
+
+/// Writes the keys' last use in batches, each key once per batch. Last use is for display: a
+/// failed write is logged and left to the key's next call.
+async fn record_key_uses(pool: PgPool, mut rx: mpsc::UnboundedReceiver<i64>) {
+    let mut batch = Vec::with_capacity(HIT_BATCH);
+    while rx.recv_many(&mut batch, HIT_BATCH).await > 0 {
+        batch.sort_unstable();
+        batch.dedup();
+        let written = match pool.acquire().await {
+            Ok(mut conn) => domain::api_keys::mark_used(&mut conn, &batch).await.map(|_| ()),
+            Err(e) => Err(e.into()),
+        };
+        if let Err(e) = written {
+            tracing::warn!(error = %e, keys = batch.len(), "recording the keys' last use failed");
+        }
+        batch.clear();
     }
 }
 

@@ -73,6 +73,10 @@ pub async fn run(state: &AppState, caller: &Caller, service: &str, body: &[u8], 
     let started = Instant::now();
     // Every call of a known caller counts, refused or not.
     state.gateway.count_hit(Hit { partner_id: caller.partner_id, user_id: caller.user_id, ip, at: chrono::Utc::now() });
+    // A real key (the console's session caller has a negative id) shows when it was last used.
+    if caller.key_id > 0 {
+        state.gateway.note_key_use(caller.key_id);
+    }
     gateway::admit(caller)?;
     let input = parse_input(body)?;
     let call = {

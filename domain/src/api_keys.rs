@@ -234,6 +234,25 @@ pub async fn roll(conn: &mut PgConnection, partner_id: i64, user_id: i64, key_id
     Ok(CreatedKey { id, key: new.key, prefix: new.prefix, mode })
 }
 
+/// How stale a key's `last_used_at` may get: a key in use is written at most once per this
+/// interval, so a busy key costs no row write per call.
+pub const LAST_USE_RESOLUTION_SECS: i64 = 60;
+
+/// Records that the gateway saw these keys now (the lists' "last used"). Rows written less than
+/// [`LAST_USE_RESOLUTION_SECS`] ago are left alone.
+#[tracing::instrument(skip_all)]
+pub async fn mark_used(conn: &mut PgConnection, key_ids: &[i64]) -> Result<u64> {
+    let done = sqlx::query(
+        "UPDATE api_keys SET last_used_at = now()
+          WHERE id = ANY($1) AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2))",
+    )
+    .bind(key_ids)
+    .bind(LAST_USE_RESOLUTION_SECS as f64)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected())
+}
+
 /// The user's keys, newest first. Another partner's user: `NotFound`.
 pub async fn list(conn: &mut PgConnection, partner_id: i64, user_id: i64) -> Result<Vec<KeyInfo>> {
     crate::tenancy::user_of_partner(conn, partner_id, user_id).await?;

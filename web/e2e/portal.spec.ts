@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { waitForLink } from './support/outbox';
 import { paiseOf } from './support/sign-in';
 import { sql } from './support/sql';
 
@@ -170,6 +171,94 @@ test('a user creates a sandbox key, calls an API in the console, pays for it, an
   expect((await call(newKey)).status()).toBe(200);
   await page.reload();
   await expect(page.getByRole('cell', { name: 'Expired' })).toBeVisible();
+  // The list shows when the gateway last saw each key.
+  const oldRow = page.getByRole('row').filter({ hasText: `${oldKey.slice(0, 16)}…` });
+  await expect(oldRow).toContainText(/\d{2}:\d{2}:\d{2}/);
+  await expect(oldRow).not.toContainText('Never');
   await noSeriousAxeViolations(page);
   await page.screenshot({ path: 'test-results/portal-api-keys.png', fullPage: true });
+});
+
+test('a user edits its profile and finds how to top up', async ({ page }) => {
+  await signIn(page);
+  await page.getByRole('link', { name: 'Profile' }).click();
+  const line2 = page.getByLabel('Address line 2');
+  const text = `Floor ${Date.now() % 100}, MG Road`;
+  await line2.fill(text);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Profile updated successfully')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Address line 2')).toHaveValue(text);
+  // A bad phone number is refused in the form, before any request.
+  await page.getByLabel('Phone number').fill('98-76');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('No special character & alphabets allowed in phone number.')).toBeVisible();
+  // A wrong current password is the server's answer, on its field.
+  await page.getByLabel('Current password').fill('Wrong@12345');
+  await page.getByLabel('New password', { exact: true }).fill('Better@12345');
+  await page.getByLabel('Confirm password', { exact: true }).fill('Better@12345');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('Current password is incorrect')).toBeVisible();
+  await noSeriousAxeViolations(page);
+  await page.screenshot({ path: 'test-results/portal-profile.png', fullPage: true });
+  await atPhoneWidth(page, () => expect(page.getByLabel('Address line 2')).toHaveValue(text));
+  await page.screenshot({ path: 'test-results/portal-profile-phone.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  await page.getByRole('link', { name: 'Top-up' }).click();
+  await expect(page.getByRole('heading', { name: 'Pay by QR code' })).toBeVisible();
+  await expect(page.getByTestId('qr-description')).not.toBeEmpty();
+  await noSeriousAxeViolations(page);
+  await page.screenshot({ path: 'test-results/portal-top-up.png', fullPage: true });
+  await atPhoneWidth(page, () => expect(page.getByRole('heading', { name: 'Pay by QR code' })).toBeVisible());
+  await page.screenshot({ path: 'test-results/portal-top-up-phone.png', fullPage: true });
+});
+
+test('a visitor signs up on the site, forgets the password and sets a new one from the mailed link', async ({ page }) => {
+  const email = `portal.e2e.${Date.now()}@example.in`;
+  await page.goto(site('/'));
+  await page.locator('.site-header').getByRole('link', { name: 'Sign up' }).click();
+  await expect(page).toHaveURL(/\/signup$/);
+  await page.getByLabel('First name').fill('Meera');
+  await page.getByLabel('Last name').fill('Iyer');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Phone number').fill('9876501234');
+  await page.getByLabel('Password', { exact: true }).fill('Meera@12345');
+  await page.getByLabel('Confirm password', { exact: true }).fill('Meera@12345');
+  await page.getByLabel('Captcha', { exact: true }).fill('any');
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  const terms = page.getByRole('checkbox', { name: 'I agree to the Terms and Conditions' });
+  if (await terms.isVisible()) {
+    await expect(page.getByText('Please accept the terms and conditions')).toBeVisible();
+    await noSeriousAxeViolations(page);
+    await page.screenshot({ path: 'test-results/portal-signup.png', fullPage: true });
+    await terms.check();
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+  }
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText('Welcome, Meera.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByRole('link', { name: 'Forgot password' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Send link' }).click();
+  await expect(page.getByText(/a link to reset the password will be sent/)).toBeVisible();
+  const link = await waitForLink(email, /http:\/\/demo\.localhost:\d+\/reset-password\/[A-Za-z0-9_-]+/);
+  await page.goto(link);
+  await expect(page.getByText('Hello Meera, choose a new password.')).toBeVisible();
+  await page.getByLabel('New password', { exact: true }).fill('Meera@67890');
+  await page.getByLabel('Confirm password', { exact: true }).fill('Meera@67890');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText(/Your password has been reset/)).toBeVisible();
+  await page.getByRole('link', { name: 'Login' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('Meera@67890');
+  await page.getByLabel('Captcha', { exact: true }).fill('any');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  // The link worked once.
+  await page.goto(link);
+  await expect(page.getByText('Session expired ! Please try again')).toBeVisible();
 });

@@ -43,6 +43,7 @@ mod batches;
 mod portal;
 mod portal_account;
 mod portal_history;
+mod portal_key_use;
 mod portal_usage;
 mod superadmin_guard;
 mod client_settings_effect;

@@ -12,11 +12,16 @@ import { PortalLogout } from './routes/portal/logout';
 
 const Home = lazy(() => import('./routes/portal/home'));
 const Login = lazy(() => import('./routes/portal/login'));
+const SignUp = lazy(() => import('./routes/portal/signup'));
+const ForgotPassword = lazy(() => import('./routes/portal/forgot-password'));
+const ResetPassword = lazy(() => import('./routes/portal/reset-password'));
 const Dashboard = lazy(() => import('./routes/portal/dashboard'));
 const Apis = lazy(() => import('./routes/portal/apis'));
 const ApiKeys = lazy(() => import('./routes/portal/api-keys'));
 const TryIt = lazy(() => import('./routes/portal/try-it'));
 const History = lazy(() => import('./routes/portal/history'));
+const TopUp = lazy(() => import('./routes/portal/top-up'));
+const Profile = lazy(() => import('./routes/portal/profile'));
 const Batch = lazy(() => import('./routes/portal/batch'));
 const Policy = lazy(() => import('./routes/portal/policy'));
 const NotFound = lazy(() => import('./routes/not-found'));
@@ -31,7 +36,15 @@ export const portalRoutes: RouteObject[] = [
       { path: '/privacy-policy', element: <Policy kind="privacy" /> },
       { path: '/terms-and-conditions', element: <Policy kind="terms" /> },
       { path: '/cancellation-policy', element: <Policy kind="cancellation" /> },
-      { element: <UserGuestOnly />, children: [{ path: portalPaths.login, element: el(Login) }] },
+      {
+        element: <UserGuestOnly />,
+        children: [
+          { path: portalPaths.login, element: el(Login) },
+          { path: portalPaths.signup, element: el(SignUp) },
+        ],
+      },
+      { path: portalPaths.forgotPassword, element: el(ForgotPassword) },
+      { path: portalPaths.resetPassword, element: el(ResetPassword) },
       { path: portalPaths.logout, element: <PortalLogout /> },
       {
         element: <UserGuard />,
@@ -44,6 +57,8 @@ export const portalRoutes: RouteObject[] = [
               { path: portalPaths.apiKeys, element: el(ApiKeys) },
               { path: portalPaths.tryIt, element: el(TryIt) },
               { path: portalPaths.history, element: el(History) },
+              { path: portalPaths.topUp, element: el(TopUp) },
+              { path: portalPaths.profile, element: el(Profile) },
               { path: portalPaths.batch, element: el(Batch) },
             ],
           },

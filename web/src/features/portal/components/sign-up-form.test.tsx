@@ -1,0 +1,71 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { portalSite } from '@/testing/portal';
+import { mockApi, renderRoutes } from '@/testing/test-utils';
+import { SignUpForm } from './sign-up-form';
+
+const captcha = { 'GET /auth/captcha': { status: 200, body: { id: 'c1', image: 'data:image/png;base64,AA==' } } };
+
+async function fill() {
+  await userEvent.type(screen.getByLabelText('First name'), 'Meera');
+  await userEvent.type(screen.getByLabelText('Last name'), 'Iyer');
+  await userEvent.type(screen.getByLabelText('Email'), 'meera@example.in');
+  await userEvent.type(screen.getByLabelText('Phone number'), '9876543210');
+  await userEvent.type(screen.getByLabelText('Password'), 'Meera@123');
+  await userEvent.type(screen.getByLabelText('Confirm password'), 'Meera@123');
+  await userEvent.type(screen.getByLabelText('Captcha'), 'ABCDE');
+}
+
+describe('SignUpForm', () => {
+  it("shows the partner's terms and wants them accepted", async () => {
+    const onSignedUp = vi.fn();
+    const calls = mockApi({ ...captcha, 'POST /me/signup': { status: 201, body: { token: 't', user: { id: 9, first_name: 'Meera', last_name: 'Iyer' } } } });
+    renderRoutes([{ path: '/', element: <SignUpForm signup={portalSite.signup} onSignedUp={onSignedUp} /> }], '/');
+    const terms = screen.getByRole('region', { name: 'Terms and conditions' });
+    expect(within(terms).getByText('fair').tagName).toBe('B');
+    await fill();
+    await userEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
+    expect(screen.getByText('Please accept the terms and conditions')).toBeInTheDocument();
+    expect(calls.filter((c) => c.init.method === 'POST')).toHaveLength(0);
+
+    await userEvent.click(screen.getByRole('checkbox', { name: 'I agree to the Terms and Conditions' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
+    await vi.waitFor(() => expect(onSignedUp).toHaveBeenCalled());
+    const body = JSON.parse(calls.find((c) => c.init.method === 'POST')!.init.body!);
+    expect(body).toMatchObject({ email: 'meera@example.in', accept_terms: true, captcha: { id: 'c1', answer: 'ABCDE' } });
+  });
+
+  it('needs no terms when the partner shows none, and shows a taken e-mail on its field', async () => {
+    mockApi({
+      ...captcha,
+      'POST /me/signup': { status: 409, body: { error: { code: 'conflict', message: 'Email already exists', fields: { email: 'Email already exists' } } } },
+    });
+    renderRoutes([{ path: '/', element: <SignUpForm signup={{ ...portalSite.signup, terms: false }} onSignedUp={() => {}} /> }], '/');
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
+    await fill();
+    await userEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
+    expect((await screen.findAllByText('Email already exists')).length).toBeGreaterThan(0);
+  });
+
+  it('checks names, phone and the password rule', async () => {
+    mockApi(captcha);
+    renderRoutes([{ path: '/', element: <SignUpForm signup={portalSite.signup} onSignedUp={() => {}} /> }], '/');
+    await userEvent.type(screen.getByLabelText('First name'), 'M3');
+    await userEvent.type(screen.getByLabelText('Phone number'), '123');
+    await userEvent.type(screen.getByLabelText('Password'), 'password');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
+    expect(screen.getByText('No special character & numbers allowed in first name')).toBeInTheDocument();
+    expect(screen.getByText('Last name is required')).toBeInTheDocument();
+    expect(screen.getByText('Phone number must have 6 to 15 digits')).toBeInTheDocument();
+    expect(screen.getByText('Email is required')).toBeInTheDocument();
+    expect(screen.getAllByText(/at least 8 characters/).length).toBeGreaterThan(1);
+  });
+});
+
+describe('SignUpForm without terms text', () => {
+  it('links to the terms page when the partner wrote none', () => {
+    mockApi(captcha);
+    renderRoutes([{ path: '/', element: <SignUpForm signup={{ ...portalSite.signup, terms_html: '' }} onSignedUp={() => {}} /> }], '/');
+    expect(screen.getByRole('link', { name: 'Read the Terms and Conditions' })).toHaveAttribute('href', '/terms-and-conditions');
+  });
+});
