@@ -194,7 +194,38 @@ async fn measure(pool: &PgPool, rows: i64, runs: usize) -> anyhow::Result<()> {
     if ms(&dash, 95) >= 50.0 || ms(&tiles, 95) >= 50.0 {
         slow.push("dashboards");
     }
-    println!("\ngoal: counted lists (every row but the PID fallback) and the dashboards under 50 ms at p95: {}", if slow.is_empty() { "met".to_owned() } else { format!("NOT met by {}", slow.join(", ")) });
+    // The dashboard's earnings over a year (every row of the seed), from earnings_counts,
+    // beside the sums over the transactions they replace; both must agree to the paisa.
+    let year = domain::earnings::Period::parse(Some(&(today - chrono::Days::new(365)).to_string()), Some(&today.to_string()), today)?;
+    let mut earned = Vec::new();
+    let mut figures = domain::earnings::Figures::default();
+    for _ in 0..runs {
+        let t = Instant::now();
+        figures = domain::earnings::of_partner(conn, p, year).await?.total;
+        earned.push(t.elapsed());
+    }
+    let mut summed = Vec::new();
+    let mut raw = (0i64, 0i64, 0i64);
+    for _ in 0..3 {
+        let t = Instant::now();
+        raw = sqlx::query_as(
+            "SELECT count(*), sum(user_amount_paise)::bigint, sum(amount_paise)::bigint FROM api_transactions
+              WHERE partner_id = $1 AND status = 'success' AND created_at >= $2",
+        )
+        .bind(p)
+        .bind(domain::paging::day_start(year.from))
+        .fetch_one(&mut *conn)
+        .await?;
+        summed.push(t.elapsed());
+    }
+    if (figures.calls, figures.revenue_paise, figures.cost_paise) != raw {
+        bail!("earnings say {figures:?}, the transactions {raw:?}");
+    }
+    println!("{:<58} {:>9.1} {:>9.1} {:>9} {:>9} {:>10.0} {:>11}", "partner's earnings, 366 days (per day and per API)", ms(&earned, 50), ms(&earned, 95), "", "", ms(&summed, 50), figures.calls);
+    if ms(&earned, 95) >= 50.0 {
+        slow.push("earnings");
+    }
+    println!("\ngoal: counted lists (every row but the PID fallback), the dashboards and the earnings under 50 ms at p95: {}", if slow.is_empty() { "met".to_owned() } else { format!("NOT met by {}", slow.join(", ")) });
     Ok(())
 }
 
@@ -290,7 +321,7 @@ async fn seed(pool: &PgPool, rows: i64) -> anyhow::Result<Seeded> {
         eprintln!("  api_logs and ledger up to id {to} of {hi} ({:.1} s)", t.elapsed().as_secs_f64());
         from = to + 1;
     }
-    for table in ["api_transactions", "api_logs", "wallet_entries", "list_counts", "end_users"] {
+    for table in ["api_transactions", "api_logs", "wallet_entries", "list_counts", "earnings_counts", "end_users"] {
         let t = Instant::now();
         sqlx::query(sqlx::AssertSqlSafe(format!("VACUUM ANALYZE {table}"))).execute(pool).await?;
         eprintln!("  vacuum analyze {table} ({:.1} s)", t.elapsed().as_secs_f64());
