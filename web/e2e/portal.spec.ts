@@ -249,7 +249,10 @@ test('a visitor signs up on the site, forgets the password and sets a new one fr
   await expect(page).toHaveURL(/\/login$/);
   await page.getByRole('link', { name: 'Forgot password' }).click();
   await expect(page.getByRole('heading', { name: 'Forgot password' })).toBeVisible();
+  // The sign-out's own requests settle first: a re-render they cause must not eat the typing.
+  await page.waitForLoadState('networkidle');
   await page.getByLabel('Email').fill(email);
+  await expect(page.getByLabel('Email')).toHaveValue(email);
   await page.getByRole('button', { name: 'Send link' }).click();
   await expect(page.getByText(/a link to reset the password will be sent/)).toBeVisible();
   const link = await waitForLink(email, /http:\/\/demo\.localhost:\d+\/reset-password\/[A-Za-z0-9_-]+/);
