@@ -109,19 +109,16 @@ pub async fn run(state: &AppState, caller: &Caller, service: &str, body: &[u8], 
         }
     };
 
+    let failure = answer.failure().unwrap_or_default();
     let answer = match answer {
         Upstream::Answered { status, body, content_type, .. } if success => Ok(Answered {
             status: StatusCode::from_u16(status).unwrap_or(StatusCode::OK),
             body,
             content_type: content_type.unwrap_or_else(|| HeaderValue::from_static("application/json")),
         }),
-        Upstream::Answered { status, .. } => Err(ApiError::new(
-            StatusCode::BAD_GATEWAY,
-            "upstream_error",
-            format!("The verification provider answered with status {status}; you were not charged"),
-        )),
-        Upstream::TimedOut => Err(ApiError::new(StatusCode::GATEWAY_TIMEOUT, "upstream_timeout", "The verification provider did not answer in time; you were not charged")),
-        Upstream::Unreachable => Err(ApiError::new(StatusCode::BAD_GATEWAY, "upstream_unreachable", "The verification provider could not be reached; you were not charged")),
+        Upstream::Answered { .. } => Err(ApiError::new(StatusCode::BAD_GATEWAY, "upstream_error", failure)),
+        Upstream::TimedOut => Err(ApiError::new(StatusCode::GATEWAY_TIMEOUT, "upstream_timeout", failure)),
+        Upstream::Unreachable => Err(ApiError::new(StatusCode::BAD_GATEWAY, "upstream_unreachable", failure)),
     };
     Ok(Verified { answer, transaction_id, charged_paise: if kept { charged_paise } else { 0 }, verification_id: vid, sandbox: call.sandbox })
 }

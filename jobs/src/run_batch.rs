@@ -122,7 +122,8 @@ async fn run_row(ctx: &JobContext, batch: &Run, row: OpenRow) -> anyhow::Result<
             if row.status != "charged" {
                 return fail(ctx, batch, &row, code, message).await;
             }
-            return settle(ctx, batch, &row, row.transaction_id.expect("a charged row has its transaction"), false, code, None, Some(message)).await;
+            let transaction_id = row.transaction_id.expect("a charged row has its transaction");
+            return settle(ctx, batch, row.row_no, transaction_id, false, code, None, None, Some(message)).await;
         }
     };
 
@@ -154,30 +155,21 @@ async fn run_row(ctx: &JobContext, batch: &Run, row: OpenRow) -> anyhow::Result<
     let answer = call::answer(&ctx.http, &ctx.config, &caller, &call, &Default::default(), input).await;
     let (success, status_code) = answer.outcome();
     let log = CallLog { vid: uuid::Uuid::new_v4().to_string(), vpid: answer.vpid(), ip: Some(batch.ip.0), latency_ms: i32::try_from(started.elapsed().as_millis()).unwrap_or(i32::MAX) };
-    let (response, error) = match answer {
-        call::Upstream::Answered { body, .. } if success => (Some(serde_json::from_slice(&body).unwrap_or_else(|_| serde_json::Value::String(String::from_utf8_lossy(&body).into_owned()))), None),
-        call::Upstream::Answered { status, .. } => (None, Some(format!("The verification provider answered with status {status}; you were not charged"))),
-        call::Upstream::TimedOut => (None, Some("The verification provider did not answer in time; you were not charged".into())),
-        call::Upstream::Unreachable => (None, Some("The verification provider could not be reached; you were not charged".into())),
+    let response = match &answer {
+        call::Upstream::Answered { body, .. } if success => Some(serde_json::from_slice(body).unwrap_or_else(|_| serde_json::Value::String(String::from_utf8_lossy(body).into_owned()))),
+        _ => None,
     };
-    let mut settled = row;
-    settled.transaction_id = Some(transaction_id);
-    settle_logged(ctx, batch, &settled, transaction_id, success, status_code, Some(log), response, error).await
-}
-
-#[allow(clippy::too_many_arguments)]
-async fn settle(ctx: &JobContext, batch: &Run, row: &OpenRow, transaction_id: i64, success: bool, status_code: i32, response: Option<serde_json::Value>, error: Option<String>) -> anyhow::Result<()> {
-    settle_logged(ctx, batch, row, transaction_id, success, status_code, None, response, error).await
+    settle(ctx, batch, row.row_no, transaction_id, success, status_code, Some(log), response, answer.failure()).await
 }
 
 /// Settles the row's transaction (a 2xx keeps the charge, anything else refunds it) and ends the
 /// row, in one transaction. A transaction settled already (by a twin run, or refunded by
 /// `settle_pending` while the job was down) ends the row as it was settled.
 #[allow(clippy::too_many_arguments)]
-async fn settle_logged(
+async fn settle(
     ctx: &JobContext,
     batch: &Run,
-    row: &OpenRow,
+    row_no: i32,
     transaction_id: i64,
     success: bool,
     status_code: i32,
@@ -195,7 +187,7 @@ async fn settle_logged(
         (false, None) => Some("The call was interrupted and refunded; you were not charged".into()),
     };
     let end = RowEnd { success: kept, status_code, transaction_id: Some(transaction_id), charged_paise, response: if kept { response } else { None }, error };
-    batches::end_row(&mut tx, batch.id, row.row_no, &end).await?;
+    batches::end_row(&mut tx, batch.id, row_no, &end).await?;
     tx.commit().await?;
     Ok(())
 }

@@ -71,6 +71,17 @@ impl Upstream {
         }
     }
 
+    /// Why a call that was not a 2xx failed, as the caller is told (the gateway's error, a batch
+    /// row's result): `None` for a 2xx.
+    pub fn failure(&self) -> Option<String> {
+        match self {
+            Upstream::Answered { status, .. } if (200..300).contains(status) => None,
+            Upstream::Answered { status, .. } => Some(format!("The verification provider answered with status {status}; you were not charged")),
+            Upstream::TimedOut => Some("The verification provider did not answer in time; you were not charged".into()),
+            Upstream::Unreachable => Some("The verification provider could not be reached; you were not charged".into()),
+        }
+    }
+
     pub fn vpid(&self) -> String {
         match self {
             Upstream::Answered { vpid, .. } => vpid.clone(),
