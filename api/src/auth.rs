@@ -70,7 +70,8 @@ pub struct SessionCache {
 impl SessionCache {
     fn is_fresh(&self, sid: Uuid) -> bool {
         let live = self.live.lock().unwrap_or_else(|e| e.into_inner());
-        live.get(&sid).is_some_and(|at| at.elapsed() < SESSION_CACHE_TTL)
+        live.get(&sid)
+            .is_some_and(|at| at.elapsed() < SESSION_CACHE_TTL)
     }
 
     fn remember(&self, sid: Uuid) {
@@ -97,8 +98,18 @@ impl SessionCache {
 
 impl AppState {
     /// Starts a session for `claims`' principal on `conn` and returns its signed token.
-    pub async fn start_session(&self, conn: &mut sqlx::PgConnection, mut claims: Claims) -> Result<String, ApiError> {
-        claims.sid = sessions::start(conn, claims.role.principal_kind(), claims.sub, self.config.session_ttl).await?;
+    pub async fn start_session(
+        &self,
+        conn: &mut sqlx::PgConnection,
+        mut claims: Claims,
+    ) -> Result<String, ApiError> {
+        claims.sid = sessions::start(
+            conn,
+            claims.role.principal_kind(),
+            claims.sub,
+            self.config.session_ttl,
+        )
+        .await?;
         self.issue_token(claims)
     }
 
@@ -107,16 +118,24 @@ impl AppState {
         let now = chrono::Utc::now().timestamp();
         claims.iat = now;
         claims.exp = now + self.config.session_ttl.as_secs() as i64;
-        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &EncodingKey::from_secret(self.config.jwt_secret.as_bytes()))
-            .map_err(ApiError::internal)
+        jsonwebtoken::encode(
+            &Header::new(Algorithm::HS256),
+            &claims,
+            &EncodingKey::from_secret(self.config.jwt_secret.as_bytes()),
+        )
+        .map_err(ApiError::internal)
     }
 
     pub fn decode_token(&self, token: &str) -> Option<Claims> {
         let mut v = Validation::new(Algorithm::HS256);
         v.leeway = 5;
-        jsonwebtoken::decode::<Claims>(token, &DecodingKey::from_secret(self.config.jwt_secret.as_bytes()), &v)
-            .ok()
-            .map(|d| d.claims)
+        jsonwebtoken::decode::<Claims>(
+            token,
+            &DecodingKey::from_secret(self.config.jwt_secret.as_bytes()),
+            &v,
+        )
+        .ok()
+        .map(|d| d.claims)
     }
 }
 
@@ -133,7 +152,9 @@ fn bearer(parts: &Parts) -> Option<&str> {
 /// The claims of a valid token whose session is live.
 async fn claims(parts: &Parts, state: &AppState) -> Result<Claims, ApiError> {
     let token = bearer(parts).ok_or_else(|| ApiError::unauthorized("Please sign in"))?;
-    let c = state.decode_token(token).ok_or_else(|| ApiError::unauthorized(EXPIRED))?;
+    let c = state
+        .decode_token(token)
+        .ok_or_else(|| ApiError::unauthorized(EXPIRED))?;
     if state.sessions.is_fresh(c.sid) {
         return Ok(c);
     }
@@ -188,12 +209,22 @@ impl FromRequestParts<AppState> for PartnerAuth {
 /// A partner token's account must still be active: deactivation ends the sessions too, but
 /// another api process may believe one for `SESSION_CACHE_TTL` more, and money moves on these
 /// requests (a primary-key lookup).
-async fn active_partner(state: &AppState, c: Claims, ip: std::net::IpAddr) -> Result<PartnerAuth, ApiError> {
+async fn active_partner(
+    state: &AppState,
+    c: Claims,
+    ip: std::net::IpAddr,
+) -> Result<PartnerAuth, ApiError> {
     let active = domain::partners::is_active(&mut *state.pool.acquire().await?, c.sub).await?;
     match active {
         None => Err(ApiError::unauthorized(EXPIRED)),
-        Some(false) => Err(ApiError::forbidden("Your account is inactive. Please contact support.")),
-        Some(true) => Ok(PartnerAuth { partner_id: c.sub, claims: c, ip }),
+        Some(false) => Err(ApiError::forbidden(
+            "Your account is inactive. Please contact support.",
+        )),
+        Some(true) => Ok(PartnerAuth {
+            partner_id: c.sub,
+            claims: c,
+            ip,
+        }),
     }
 }
 
@@ -220,7 +251,11 @@ impl FromRequestParts<AppState> for SuperAdminAuth {
         if c.role != Role::Superadmin {
             return Err(ApiError::forbidden("This needs a super-admin sign-in"));
         }
-        Ok(Self { admin_id: c.sub, claims: c, ip: crate::client_ip::client_ip(parts, &state.config.trusted_proxies) })
+        Ok(Self {
+            admin_id: c.sub,
+            claims: c,
+            ip: crate::client_ip::client_ip(parts, &state.config.trusted_proxies),
+        })
     }
 }
 
@@ -236,7 +271,15 @@ impl FromRequestParts<AppState> for AnyAuth {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let c = claims(parts, state).await?;
         Ok(match c.role {
-            Role::Partner => AnyAuth::Partner(active_partner(state, c, crate::client_ip::client_ip(parts, &state.config.trusted_proxies)).await?.partner_id),
+            Role::Partner => AnyAuth::Partner(
+                active_partner(
+                    state,
+                    c,
+                    crate::client_ip::client_ip(parts, &state.config.trusted_proxies),
+                )
+                .await?
+                .partner_id,
+            ),
             Role::Superadmin => AnyAuth::SuperAdmin(c.sub),
             Role::User => return Err(ApiError::forbidden("This needs a partner sign-in")),
         })
@@ -274,10 +317,19 @@ impl FromRequestParts<AppState> for UserAuth {
     }
 }
 
-async fn active_user(state: &AppState, c: Claims, ip: std::net::IpAddr) -> Result<UserAuth, ApiError> {
+async fn active_user(
+    state: &AppState,
+    c: Claims,
+    ip: std::net::IpAddr,
+) -> Result<UserAuth, ApiError> {
     let found = domain::portal::principal(&mut *state.pool.acquire().await?, c.sub).await?;
     match found {
-        Some(p) if p.user_active && p.partner_active => Ok(UserAuth { user_id: c.sub, partner_id: p.partner_id, claims: c, ip }),
+        Some(p) if p.user_active && p.partner_active => Ok(UserAuth {
+            user_id: c.sub,
+            partner_id: p.partner_id,
+            claims: c,
+            ip,
+        }),
         // Deactivation ends the sessions too; this covers another process's cached belief.
         _ => Err(ApiError::unauthorized(EXPIRED)),
     }
@@ -302,7 +354,10 @@ impl FromRequestParts<AppState> for ExportAuth {
             Role::Superadmin => ExportAuth::SuperAdmin(c.sub),
             Role::User => {
                 let u = active_user(state, c, ip).await?;
-                ExportAuth::User { partner_id: u.partner_id, user_id: u.user_id }
+                ExportAuth::User {
+                    partner_id: u.partner_id,
+                    user_id: u.user_id,
+                }
             }
         })
     }

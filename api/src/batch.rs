@@ -39,7 +39,15 @@ pub async fn read_file(body: Body) -> ApiResult<Vec<u8>> {
 /// Checks the caller as the gateway would (active, IP, the API's visibility), that the
 /// partner's Batch Processing is on, and the file; then writes the batch and queues its job in
 /// one transaction.
-pub async fn submit(state: &AppState, caller: &Caller, service: &str, file: &[u8], file_name: &str, key_id: Option<i64>, ip: std::net::IpAddr) -> ApiResult<Batch> {
+pub async fn submit(
+    state: &AppState,
+    caller: &Caller,
+    service: &str,
+    file: &[u8],
+    file_name: &str,
+    key_id: Option<i64>,
+    ip: std::net::IpAddr,
+) -> ApiResult<Batch> {
     gateway::admit(caller)?;
     if !caller.batch_processing {
         return Err(ApiError::forbidden(NOT_ENABLED));
@@ -47,7 +55,15 @@ pub async fn submit(state: &AppState, caller: &Caller, service: &str, file: &[u8
     let mut conn = state.pool.acquire().await?;
     let call = gateway::authorize_service(&mut conn, caller, service).await?;
     let parsed = batches::parse(file, &call.endpoint.required_fields)?;
-    let new = NewBatch { partner_id: caller.partner_id, user_id: caller.user_id, key_id, service: &call.price.service, sandbox: call.sandbox, ip, file_name };
+    let new = NewBatch {
+        partner_id: caller.partner_id,
+        user_id: caller.user_id,
+        key_id,
+        service: &call.price.service,
+        sandbox: call.sandbox,
+        ip,
+        file_name,
+    };
     let mut tx = conn.begin().await?;
     let id = batches::create(&mut tx, &new, &parsed).await?;
     let job_id = jobs::enqueue(&mut tx, &jobs::RunBatch { batch_id: id }).await?;
@@ -58,11 +74,24 @@ pub async fn submit(state: &AppState, caller: &Caller, service: &str, file: &[u8
 }
 
 /// The result file of one of the user's batches.
-pub async fn result(state: &AppState, partner_id: i64, user_id: i64, id: i64) -> ApiResult<Response> {
-    let csv = batches::result_csv(&mut *state.pool.acquire().await?, partner_id, user_id, id).await?;
+pub async fn result(
+    state: &AppState,
+    partner_id: i64,
+    user_id: i64,
+    id: i64,
+) -> ApiResult<Response> {
+    let csv =
+        batches::result_csv(&mut *state.pool.acquire().await?, partner_id, user_id, id).await?;
     let mut res = Body::from(csv).into_response();
     let h = res.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
-    h.insert(header::CONTENT_DISPOSITION, HeaderValue::from_str(&format!("attachment; filename=\"batch-{id}-result.csv\"")).expect("ascii"));
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/csv; charset=utf-8"),
+    );
+    h.insert(
+        header::CONTENT_DISPOSITION,
+        HeaderValue::from_str(&format!("attachment; filename=\"batch-{id}-result.csv\""))
+            .expect("ascii"),
+    );
     Ok(res)
 }

@@ -35,7 +35,10 @@ impl ClientIp {
 impl FromRequestParts<AppState> for ClientIp {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         Ok(ClientIp(client_ip(parts, &state.config.trusted_proxies)))
     }
 }
@@ -80,7 +83,11 @@ fn parse_hop(hop: &str) -> Option<IpAddr> {
     let hop = hop.trim();
     hop.parse::<IpAddr>()
         .or_else(|_| hop.parse::<SocketAddr>().map(|s| s.ip()))
-        .or_else(|_| hop.trim_start_matches('[').trim_end_matches(']').parse::<IpAddr>())
+        .or_else(|_| {
+            hop.trim_start_matches('[')
+                .trim_end_matches(']')
+                .parse::<IpAddr>()
+        })
         .ok()
         .map(canonical)
 }
@@ -119,34 +126,63 @@ mod tests {
             req = req.header("x-forwarded-for", *x);
         }
         let (mut parts, _) = req.body(()).unwrap().into_parts();
-        parts.extensions.insert(ConnectInfo(peer.parse::<SocketAddr>().unwrap()));
+        parts
+            .extensions
+            .insert(ConnectInfo(peer.parse::<SocketAddr>().unwrap()));
         parts
     }
 
     #[test]
     fn without_trusted_proxies_the_peer_is_the_client() {
-        assert_eq!(client_ip(&parts("127.0.0.1:5000", &["198.51.100.7"]), &[]), ip("127.0.0.1"));
-        assert_eq!(client_ip(&parts("203.0.113.9:5000", &["198.51.100.7"]), &[]), ip("203.0.113.9"));
+        assert_eq!(
+            client_ip(&parts("127.0.0.1:5000", &["198.51.100.7"]), &[]),
+            ip("127.0.0.1")
+        );
+        assert_eq!(
+            client_ip(&parts("203.0.113.9:5000", &["198.51.100.7"]), &[]),
+            ip("203.0.113.9")
+        );
     }
 
     #[test]
     fn header_from_an_untrusted_peer_is_ignored() {
         let t = nets("127.0.0.1");
-        assert_eq!(client_ip(&parts("203.0.113.9:5000", &["198.51.100.7"]), &t), ip("203.0.113.9"));
+        assert_eq!(
+            client_ip(&parts("203.0.113.9:5000", &["198.51.100.7"]), &t),
+            ip("203.0.113.9")
+        );
     }
 
     #[test]
     fn the_right_most_untrusted_hop_wins_not_the_first() {
         // A same-host proxy appended the real client (203.0.113.7) to what the client sent.
         let t = nets("127.0.0.1");
-        assert_eq!(client_ip(&parts("127.0.0.1:5000", &["198.51.100.1, 203.0.113.7"]), &t), ip("203.0.113.7"));
+        assert_eq!(
+            client_ip(&parts("127.0.0.1:5000", &["198.51.100.1, 203.0.113.7"]), &t),
+            ip("203.0.113.7")
+        );
         // Two proxies: a balancer in 10.0.0.0/8, then the local one.
         let t = nets("127.0.0.1, 10.0.0.0/8");
-        assert_eq!(client_ip(&parts("127.0.0.1:5000", &["6.6.6.6, 203.0.113.7, 10.1.2.3"]), &t), ip("203.0.113.7"));
+        assert_eq!(
+            client_ip(
+                &parts("127.0.0.1:5000", &["6.6.6.6, 203.0.113.7, 10.1.2.3"]),
+                &t
+            ),
+            ip("203.0.113.7")
+        );
         // Headers repeated are one list.
-        assert_eq!(client_ip(&parts("127.0.0.1:5000", &["6.6.6.6", "203.0.113.7", "10.1.2.3"]), &t), ip("203.0.113.7"));
+        assert_eq!(
+            client_ip(
+                &parts("127.0.0.1:5000", &["6.6.6.6", "203.0.113.7", "10.1.2.3"]),
+                &t
+            ),
+            ip("203.0.113.7")
+        );
         // Every hop trusted: the left-most.
-        assert_eq!(client_ip(&parts("127.0.0.1:5000", &["10.9.9.9, 10.1.2.3"]), &t), ip("10.9.9.9"));
+        assert_eq!(
+            client_ip(&parts("127.0.0.1:5000", &["10.9.9.9, 10.1.2.3"]), &t),
+            ip("10.9.9.9")
+        );
         // No header: the proxy.
         assert_eq!(client_ip(&parts("10.1.2.3:5000", &[]), &t), ip("10.1.2.3"));
     }
@@ -154,24 +190,54 @@ mod tests {
     #[test]
     fn garbage_stops_the_walk_at_the_proxy() {
         let t = nets("127.0.0.1");
-        assert_eq!(client_ip(&parts("127.0.0.1:5000", &["garbage"]), &t), ip("127.0.0.1"));
-        assert_eq!(client_ip(&parts("127.0.0.1:5000", &["198.51.100.1, nope"]), &t), ip("127.0.0.1"));
-        assert_eq!(client_ip(&parts("127.0.0.1:5000", &[""]), &t), ip("127.0.0.1"));
+        assert_eq!(
+            client_ip(&parts("127.0.0.1:5000", &["garbage"]), &t),
+            ip("127.0.0.1")
+        );
+        assert_eq!(
+            client_ip(&parts("127.0.0.1:5000", &["198.51.100.1, nope"]), &t),
+            ip("127.0.0.1")
+        );
+        assert_eq!(
+            client_ip(&parts("127.0.0.1:5000", &[""]), &t),
+            ip("127.0.0.1")
+        );
     }
 
     #[test]
     fn ports_brackets_and_mapped_addresses() {
         let t = nets("127.0.0.1, ::1");
-        assert_eq!(client_ip(&parts("127.0.0.1:5000", &["203.0.113.7:4711"]), &t), ip("203.0.113.7"));
-        assert_eq!(client_ip(&parts("[::1]:5000", &["[2001:db8::1]:4711"]), &t), ip("2001:db8::1"));
-        assert_eq!(client_ip(&parts("[::1]:5000", &["2001:db8::1"]), &t), ip("2001:db8::1"));
-        assert_eq!(client_ip(&parts("[::ffff:127.0.0.1]:5000", &["::ffff:203.0.113.7"]), &t), ip("203.0.113.7"));
+        assert_eq!(
+            client_ip(&parts("127.0.0.1:5000", &["203.0.113.7:4711"]), &t),
+            ip("203.0.113.7")
+        );
+        assert_eq!(
+            client_ip(&parts("[::1]:5000", &["[2001:db8::1]:4711"]), &t),
+            ip("2001:db8::1")
+        );
+        assert_eq!(
+            client_ip(&parts("[::1]:5000", &["2001:db8::1"]), &t),
+            ip("2001:db8::1")
+        );
+        assert_eq!(
+            client_ip(
+                &parts("[::ffff:127.0.0.1]:5000", &["::ffff:203.0.113.7"]),
+                &t
+            ),
+            ip("203.0.113.7")
+        );
     }
 
     #[test]
     fn ipv6_clients_share_their_64() {
-        assert_eq!(limit_key(ip("2001:db8:1:2:aaaa::1")), limit_key(ip("2001:db8:1:2:bbbb::2")));
-        assert_ne!(limit_key(ip("2001:db8:1:2::1")), limit_key(ip("2001:db8:1:3::1")));
+        assert_eq!(
+            limit_key(ip("2001:db8:1:2:aaaa::1")),
+            limit_key(ip("2001:db8:1:2:bbbb::2"))
+        );
+        assert_ne!(
+            limit_key(ip("2001:db8:1:2::1")),
+            limit_key(ip("2001:db8:1:3::1"))
+        );
         assert_eq!(limit_key(ip("203.0.113.7")), ip("203.0.113.7"));
         assert_ne!(limit_key(ip("203.0.113.7")), limit_key(ip("203.0.113.8")));
     }
@@ -179,7 +245,14 @@ mod tests {
     #[test]
     fn the_setting_parses_addresses_and_cidrs() {
         assert_eq!(nets(""), vec![]);
-        assert_eq!(nets(" 127.0.0.1 , 10.0.0.0/8,::1 "), vec!["127.0.0.1/32".parse().unwrap(), "10.0.0.0/8".parse().unwrap(), "::1/128".parse().unwrap()]);
+        assert_eq!(
+            nets(" 127.0.0.1 , 10.0.0.0/8,::1 "),
+            vec![
+                "127.0.0.1/32".parse().unwrap(),
+                "10.0.0.0/8".parse().unwrap(),
+                "::1/128".parse().unwrap()
+            ]
+        );
         for bad in ["localhost", "10.0.0.0/33", "10.0.0.1/8", "1.2.3"] {
             let e = domain::config::trusted_proxies(bad).unwrap_err();
             assert_eq!(e.var, "TRUSTED_PROXIES", "{bad}");

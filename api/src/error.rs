@@ -39,7 +39,13 @@ pub struct ErrorDetail {
 
 impl ApiError {
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        Self { status, code, message: message.into(), fields: BTreeMap::new(), retry_after: None }
+        Self {
+            status,
+            code,
+            message: message.into(),
+            fields: BTreeMap::new(),
+            retry_after: None,
+        }
     }
     pub fn bad_request(message: impl Into<String>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, "bad_request", message)
@@ -57,31 +63,59 @@ impl ApiError {
         Self::new(StatusCode::CONFLICT, "conflict", message)
     }
     pub fn too_many_requests() -> Self {
-        Self::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", "Too many requests, please try again later")
+        Self::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            "Too many requests, please try again later",
+        )
     }
     /// 429 with `Retry-After: secs`.
     pub fn too_many_requests_after(secs: u64) -> Self {
-        Self { retry_after: Some(secs.max(1)), ..Self::too_many_requests() }
+        Self {
+            retry_after: Some(secs.max(1)),
+            ..Self::too_many_requests()
+        }
     }
     pub fn validation(fields: BTreeMap<String, String>) -> Self {
-        let message = fields.values().next().cloned().unwrap_or_else(|| "Validation failed".into());
-        Self { status: StatusCode::UNPROCESSABLE_ENTITY, code: "validation_failed", message, fields, retry_after: None }
+        let message = fields
+            .values()
+            .next()
+            .cloned()
+            .unwrap_or_else(|| "Validation failed".into());
+        Self {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            code: "validation_failed",
+            message,
+            fields,
+            retry_after: None,
+        }
     }
     pub fn field(field: &str, message: impl Into<String>) -> Self {
         Self::validation(BTreeMap::from([(field.to_owned(), message.into())]))
     }
     pub fn internal(detail: impl std::fmt::Display) -> Self {
         tracing::error!(error = %detail, "internal error");
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "Something went wrong. try again later")
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "Something went wrong. try again later",
+        )
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = ErrorBody { error: ErrorDetail { code: self.code.to_owned(), message: self.message, fields: self.fields } };
+        let body = ErrorBody {
+            error: ErrorDetail {
+                code: self.code.to_owned(),
+                message: self.message,
+                fields: self.fields,
+            },
+        };
         let mut res = (self.status, Json(body)).into_response();
         if let Some(secs) = self.retry_after {
-            res.headers_mut().insert(http::header::RETRY_AFTER, http::HeaderValue::from(secs));
+            res.headers_mut()
+                .insert(http::header::RETRY_AFTER, http::HeaderValue::from(secs));
         }
         res
     }
@@ -100,7 +134,11 @@ impl From<domain::Error> for ApiError {
             E::Conflict(m) => Self::conflict(m),
             E::Forbidden(m) => Self::forbidden(m),
             E::Unauthorized(m) => Self::unauthorized(m),
-            E::InsufficientFunds => Self::new(StatusCode::PAYMENT_REQUIRED, "insufficient_balance", "Insufficient balance"),
+            E::InsufficientFunds => Self::new(
+                StatusCode::PAYMENT_REQUIRED,
+                "insufficient_balance",
+                "Insufficient balance",
+            ),
             E::TooLarge(m) => Self::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", m),
             E::Db(e) => e.into(),
             E::Other(e) => Self::internal(format!("{e:#}")),
@@ -119,7 +157,11 @@ impl From<sqlx::Error> for ApiError {
                 Self::bad_request("Text must not contain NUL characters")
             }
             sqlx::Error::Database(d) if d.is_check_violation() || d.is_foreign_key_violation() => {
-                Self::new(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed", "Invalid value")
+                Self::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "validation_failed",
+                    "Invalid value",
+                )
             }
             _ => Self::internal(e),
         }
@@ -129,8 +171,18 @@ impl From<sqlx::Error> for ApiError {
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> Self {
         let status = r.status();
-        let code = if status == StatusCode::UNPROCESSABLE_ENTITY { "validation_failed" } else { "bad_request" };
-        let status = if status == StatusCode::PAYLOAD_TOO_LARGE { status } else if code == "bad_request" { StatusCode::BAD_REQUEST } else { status };
+        let code = if status == StatusCode::UNPROCESSABLE_ENTITY {
+            "validation_failed"
+        } else {
+            "bad_request"
+        };
+        let status = if status == StatusCode::PAYLOAD_TOO_LARGE {
+            status
+        } else if code == "bad_request" {
+            StatusCode::BAD_REQUEST
+        } else {
+            status
+        };
         Self::new(status, code, r.body_text())
     }
 }
@@ -162,19 +214,38 @@ mod tests {
     async fn domain_errors_map_to_contract_statuses() {
         let cases = [
             (domain::Error::NotFound, 404, "not_found"),
-            (domain::Error::invalid("email", "Email is required"), 422, "validation_failed"),
+            (
+                domain::Error::invalid("email", "Email is required"),
+                422,
+                "validation_failed",
+            ),
             (domain::Error::conflict("taken"), 409, "conflict"),
-            (domain::Error::InsufficientFunds, 402, "insufficient_balance"),
+            (
+                domain::Error::InsufficientFunds,
+                402,
+                "insufficient_balance",
+            ),
             (domain::Error::Forbidden("no".into()), 403, "forbidden"),
-            (domain::Error::Unauthorized("no".into()), 401, "unauthorized"),
+            (
+                domain::Error::Unauthorized("no".into()),
+                401,
+                "unauthorized",
+            ),
             (domain::Error::TooLarge("big".into()), 413, "too_large"),
-            (domain::Error::Other(anyhow::anyhow!("secret detail")), 500, "internal"),
+            (
+                domain::Error::Other(anyhow::anyhow!("secret detail")),
+                500,
+                "internal",
+            ),
         ];
         for (err, status, code) in cases {
             let (s, b) = body(err.into()).await;
             assert_eq!(s.as_u16(), status);
             assert_eq!(b["error"]["code"], code);
-            assert!(!b.to_string().contains("secret detail"), "internal detail leaked: {b}");
+            assert!(
+                !b.to_string().contains("secret detail"),
+                "internal detail leaked: {b}"
+            );
         }
         let (_, b) = body(domain::Error::invalid("email", "Email is required").into()).await;
         assert_eq!(b["error"]["fields"]["email"], "Email is required");

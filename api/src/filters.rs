@@ -35,20 +35,41 @@ pub struct PartnerListQuery {
 impl PartnerListQuery {
     /// The domain filter; a user id that is not a number is the spec's message on the field.
     pub fn parse(self) -> crate::error::ApiResult<domain::transactions::PartnerFilter> {
-        let user_id = match self.user_id.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        let user_id = match self
+            .user_id
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
             None => None,
             Some(s) if s.bytes().all(|b| b.is_ascii_digit()) => {
-                Some(s.parse::<i64>().map_err(|_| crate::error::ApiError::field("user_id", "User ID contains only numeric values."))?)
+                Some(s.parse::<i64>().map_err(|_| {
+                    crate::error::ApiError::field(
+                        "user_id",
+                        "User ID contains only numeric values.",
+                    )
+                })?)
             }
-            Some(_) => return Err(crate::error::ApiError::field("user_id", "User ID contains only numeric values.")),
+            Some(_) => {
+                return Err(crate::error::ApiError::field(
+                    "user_id",
+                    "User ID contains only numeric values.",
+                ));
+            }
         };
-        let text = |s: Option<String>| s.map(|s| s.trim().chars().take(200).collect::<String>()).filter(|s| !s.is_empty());
+        let text = |s: Option<String>| {
+            s.map(|s| s.trim().chars().take(200).collect::<String>())
+                .filter(|s| !s.is_empty())
+        };
         Ok(domain::transactions::PartnerFilter {
             user_id,
             email: text(self.email),
             pid: text(self.pid),
             service: text(self.services),
-            dates: domain::transactions::Filter { from: self.from, to: self.to },
+            dates: domain::transactions::Filter {
+                from: self.from,
+                to: self.to,
+            },
         })
     }
 }
@@ -67,6 +88,10 @@ pub struct IpFilterQuery {
 impl IpFilterQuery {
     /// The domain filter, with the spec's messages on a bad field.
     pub fn parse(&self) -> crate::error::ApiResult<domain::ip_access::Filter> {
-        Ok(domain::ip_access::Filter::parse(self.user_id.as_deref(), self.ip.as_deref(), self.date.as_deref())?)
+        Ok(domain::ip_access::Filter::parse(
+            self.user_id.as_deref(),
+            self.ip.as_deref(),
+            self.date.as_deref(),
+        )?)
     }
 }

@@ -13,12 +13,19 @@ use domain::{
     gateway::hits::{self, Hit, RedisHits},
     wallets::charge::Charger,
 };
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter, clock::{Clock, DefaultClock}};
+use governor::{
+    DefaultKeyedRateLimiter, Quota, RateLimiter,
+    clock::{Clock, DefaultClock},
+};
 use tokio::sync::{OnceCell, mpsc};
 
 /// The caller's API key (`X-Api-Key`), as the gateway and the product API read it.
 pub fn api_key(headers: &axum::http::HeaderMap) -> &str {
-    headers.get("x-api-key").and_then(|v| v.to_str().ok()).unwrap_or("").trim()
+    headers
+        .get("x-api-key")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .trim()
 }
 
 #[derive(Clone)]
@@ -33,7 +40,10 @@ pub struct Gateway {
 #[derive(Clone)]
 enum Limit {
     Local(Arc<DefaultKeyedRateLimiter<i64>>),
-    Redis { shared: Arc<SharedRedis>, per_minute: u32 },
+    Redis {
+        shared: Arc<SharedRedis>,
+        per_minute: u32,
+    },
 }
 
 /// One Redis connection per process, opened on first use (the constructor is synchronous).
@@ -47,13 +57,18 @@ pub struct SharedRedis {
 impl SharedRedis {
     async fn conn(&self) -> Result<redis::aio::ConnectionManager, redis::RedisError> {
         self.conn
-            .get_or_try_init(|| async { redis::aio::ConnectionManager::new(redis::Client::open(self.url.as_str())?).await })
+            .get_or_try_init(|| async {
+                redis::aio::ConnectionManager::new(redis::Client::open(self.url.as_str())?).await
+            })
             .await
             .cloned()
     }
 
     async fn hits(&self) -> domain::Result<RedisHits> {
-        self.hits.get_or_try_init(|| RedisHits::connect(&self.url, &self.database_url)).await.cloned()
+        self.hits
+            .get_or_try_init(|| RedisHits::connect(&self.url, &self.database_url))
+            .await
+            .cloned()
     }
 }
 
@@ -81,24 +96,45 @@ impl Gateway {
         let http = domain::gateway::call::http_client(config);
         let per_minute = config.gateway.rate_limit_per_minute.max(1);
         let redis = config.redis_url.as_ref().map(|url| {
-            Arc::new(SharedRedis { url: url.clone(), database_url: config.database_url.clone(), hits: OnceCell::new(), conn: OnceCell::new() })
+            Arc::new(SharedRedis {
+                url: url.clone(),
+                database_url: config.database_url.clone(),
+                hits: OnceCell::new(),
+                conn: OnceCell::new(),
+            })
         });
         let limit = match &redis {
-            Some(shared) => Limit::Redis { shared: shared.clone(), per_minute },
-            None => Limit::Local(Arc::new(RateLimiter::keyed(Quota::per_minute(NonZeroU32::new(per_minute).expect("at least 1"))))),
+            Some(shared) => Limit::Redis {
+                shared: shared.clone(),
+                per_minute,
+            },
+            None => Limit::Local(Arc::new(RateLimiter::keyed(Quota::per_minute(
+                NonZeroU32::new(per_minute).expect("at least 1"),
+            )))),
         };
         let (hits, rx) = mpsc::unbounded_channel();
         tokio::spawn(count_hits(pool.clone(), redis, rx));
         let (key_uses, rx) = mpsc::unbounded_channel();
         tokio::spawn(record_key_uses(pool, rx));
-        Self { charger, http, limit, hits, key_uses }
+        Self {
+            charger,
+            http,
+            limit,
+            hits,
+            key_uses,
+        }
     }
 
     /// `Err(seconds to wait)` when the key `key_id` is over its calls per minute. Should Redis be
     /// unreachable the call is let through (and logged): the wallets still bound what it costs.
     pub async fn check_rate(&self, key_id: i64) -> Result<(), u64> {
         match &self.limit {
-            Limit::Local(l) => l.check_key(&key_id).map_err(|not_until| not_until.wait_time_from(DefaultClock::default().now()).as_secs().max(1)),
+            Limit::Local(l) => l.check_key(&key_id).map_err(|not_until| {
+                not_until
+                    .wait_time_from(DefaultClock::default().now())
+                    .as_secs()
+                    .max(1)
+            }),
             Limit::Redis { shared, per_minute } => {
                 let interval = 60_000_000 / u64::from(*per_minute);
                 let result: Result<u64, redis::RedisError> = async {
@@ -106,7 +142,10 @@ impl Gateway {
                     redis::cmd("EVAL")
                         .arg(GCRA)
                         .arg(1)
-                        .arg(format!("{}:gateway:rate:{key_id}", hits::namespace(&shared.database_url)))
+                        .arg(format!(
+                            "{}:gateway:rate:{key_id}",
+                            hits::namespace(&shared.database_url)
+                        ))
                         .arg(interval)
                         .arg(interval * u64::from(*per_minute))
                         .query_async(&mut conn)
@@ -145,7 +184,9 @@ async fn record_key_uses(pool: PgPool, mut rx: mpsc::UnboundedReceiver<i64>) {
         batch.sort_unstable();
         batch.dedup();
         let written = match pool.acquire().await {
-            Ok(mut conn) => domain::api_keys::mark_used(&mut conn, &batch).await.map(|_| ()),
+            Ok(mut conn) => domain::api_keys::mark_used(&mut conn, &batch)
+                .await
+                .map(|_| ()),
             Err(e) => Err(e.into()),
         };
         if let Err(e) = written {
@@ -160,7 +201,11 @@ const HIT_BATCH: usize = 4096;
 
 /// Writes the hits that have arrived, in one statement or one Redis MULTI per batch. A failed
 /// write is retried (the hits stay in memory) rather than dropped.
-async fn count_hits(pool: PgPool, redis: Option<Arc<SharedRedis>>, mut rx: mpsc::UnboundedReceiver<Hit>) {
+async fn count_hits(
+    pool: PgPool,
+    redis: Option<Arc<SharedRedis>>,
+    mut rx: mpsc::UnboundedReceiver<Hit>,
+) {
     let mut batch = Vec::with_capacity(HIT_BATCH);
     while rx.recv_many(&mut batch, HIT_BATCH).await > 0 {
         for attempt in 1.. {

@@ -49,14 +49,23 @@ impl AppState {
         let storage = domain::storage::Storage::new(&config);
         let limits = Arc::new(ratelimit::RateLimits::from(&config.rate_limits));
         let gateway = gateway::Gateway::new(pool.clone(), &config);
-        Self { pool, config, limits, storage, sessions: Default::default(), gateway, metrics: Default::default() }
+        Self {
+            pool,
+            config,
+            limits,
+            storage,
+            sessions: Default::default(),
+            gateway,
+            metrics: Default::default(),
+        }
     }
 }
 
 /// The whole application: API routes, probes, docs, and the web app as the fallback.
 pub fn app(state: AppState) -> Router {
     let web = routes::web::service(&state.config.web_dist);
-    let security = security_headers::SecurityHeaders::new(&state.config, &[routes::docs::inline_script()]);
+    let security =
+        security_headers::SecurityHeaders::new(&state.config, &[routes::docs::inline_script()]);
     let metrics = state.metrics.clone();
     Router::from(routes::router())
         .fallback(web)
@@ -78,10 +87,17 @@ pub fn app(state: AppState) -> Router {
 }
 
 /// Serves until `shutdown` resolves, then drains in-flight requests.
-pub async fn serve(listener: tokio::net::TcpListener, state: AppState, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
-    axum::serve(listener, app(state).into_make_service_with_connect_info::<std::net::SocketAddr>())
-        .with_graceful_shutdown(shutdown)
-        .await
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(
+        listener,
+        app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
 }
 
 /// Resolves on SIGTERM or Ctrl-C.

@@ -12,7 +12,10 @@ fn main() -> ExitCode {
     config::load_dotenv();
     init_tracing();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(r) => r,
         Err(e) => return fail(format!("starting the runtime: {e}")),
     };
@@ -39,19 +42,26 @@ fn fail(message: String) -> ExitCode {
 fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,tower_http=info"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_target(false).try_init();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_target(false)
+        .try_init();
 }
 
 async fn pool_only() -> anyhow::Result<domain::PgPool> {
     let url = config::database_url()?;
-    Ok(domain::db::connect(&url, 5).await.map_err(|e| anyhow::anyhow!("connecting to DATABASE_URL: {e}"))?)
+    Ok(domain::db::connect(&url, 5)
+        .await
+        .map_err(|e| anyhow::anyhow!("connecting to DATABASE_URL: {e}"))?)
 }
 
 async fn migrate() -> anyhow::Result<()> {
     use sqlx::migrate::MigrateDatabase;
     let url = config::database_url()?;
     if !sqlx::Postgres::database_exists(&url).await.unwrap_or(false) {
-        sqlx::Postgres::create_database(&url).await.map_err(|e| anyhow::anyhow!("creating the database of DATABASE_URL: {e}"))?;
+        sqlx::Postgres::create_database(&url)
+            .await
+            .map_err(|e| anyhow::anyhow!("creating the database of DATABASE_URL: {e}"))?;
         tracing::info!("database created");
     }
     let pool = pool_only().await?;
@@ -63,15 +73,21 @@ async fn migrate() -> anyhow::Result<()> {
 async fn seed() -> anyhow::Result<()> {
     let pool = pool_only().await?;
     let email = std::env::var("SUPERADMIN_EMAIL").unwrap_or_else(|_| "admin@localhost".into());
-    let password = std::env::var("SUPERADMIN_PASSWORD").map_err(|_| config::ConfigError { var: "SUPERADMIN_PASSWORD", problem: "is not set".into() })?;
+    let password = std::env::var("SUPERADMIN_PASSWORD").map_err(|_| config::ConfigError {
+        var: "SUPERADMIN_PASSWORD",
+        problem: "is not set".into(),
+    })?;
     let report = domain::seed::run(&pool, &email, &password).await?;
     // The demo's statement files need the store, which needs the whole configuration.
     match Config::from_env() {
         Ok(config) => {
-            let stored = domain::seed::demo_files(&pool, &domain::storage::Storage::new(&config)).await?;
+            let stored =
+                domain::seed::demo_files(&pool, &domain::storage::Storage::new(&config)).await?;
             tracing::info!(stored, "demo statement files");
         }
-        Err(e) => tracing::warn!(error = %e, "demo statement files not stored: the configuration is incomplete"),
+        Err(e) => {
+            tracing::warn!(error = %e, "demo statement files not stored: the configuration is incomplete")
+        }
     }
     tracing::info!(?report, "seed done");
     Ok(())
@@ -79,7 +95,10 @@ async fn seed() -> anyhow::Result<()> {
 
 async fn create_superadmin(email: Option<String>) -> anyhow::Result<()> {
     let email = email.ok_or_else(|| anyhow::anyhow!("{USAGE}"))?;
-    let password = std::env::var("SUPERADMIN_PASSWORD").map_err(|_| config::ConfigError { var: "SUPERADMIN_PASSWORD", problem: "is not set".into() })?;
+    let password = std::env::var("SUPERADMIN_PASSWORD").map_err(|_| config::ConfigError {
+        var: "SUPERADMIN_PASSWORD",
+        problem: "is not set".into(),
+    })?;
     let pool = pool_only().await?;
     let id = domain::superadmins::upsert(&pool, &email, &password).await?;
     println!("super admin {email} (id {id}) ready");
@@ -92,8 +111,15 @@ async fn serve() -> anyhow::Result<()> {
         .await
         .map_err(|e| anyhow::anyhow!("connecting to DATABASE_URL: {e}"))?;
     let addr = format!("{}:{}", config.host, config.port);
-    let listener = tokio::net::TcpListener::bind(&addr).await.map_err(|e| anyhow::anyhow!("binding {addr}: {e}"))?;
+    let listener = tokio::net::TcpListener::bind(&addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("binding {addr}: {e}"))?;
     tracing::info!(%addr, public_url = %config.public_url, "api listening");
-    api::serve(listener, AppState::new(pool, config), api::shutdown_signal()).await?;
+    api::serve(
+        listener,
+        AppState::new(pool, config),
+        api::shutdown_signal(),
+    )
+    .await?;
     Ok(())
 }

@@ -37,17 +37,27 @@ impl Metrics {
         let status = res.status().as_u16();
         {
             let mut map = self.requests.lock().unwrap_or_else(|e| e.into_inner());
-            *map.entry((method.to_owned(), route.to_owned(), status)).or_default() += 1;
+            *map.entry((method.to_owned(), route.to_owned(), status))
+                .or_default() += 1;
         }
         if route != VERIFY_ROUTE || !res.headers().contains_key("x-transaction-id") {
             return;
         }
         // A call that reached the charging step carries its transaction: charged when the
         // charge was kept, refunded when the upstream failed. A sandbox call is charged too.
-        if res.extensions().get::<crate::verification::SandboxCall>().is_some() {
+        if res
+            .extensions()
+            .get::<crate::verification::SandboxCall>()
+            .is_some()
+        {
             self.sandbox_calls.fetch_add(1, Ordering::Relaxed);
         }
-        let charged: u64 = res.headers().get("x-charged-paise").and_then(|v| v.to_str().ok()).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let charged: u64 = res
+            .headers()
+            .get("x-charged-paise")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
         if charged > 0 {
             self.charges.fetch_add(1, Ordering::Relaxed);
             self.charged_paise.fetch_add(charged, Ordering::Relaxed);
@@ -58,17 +68,49 @@ impl Metrics {
 
     /// The counters in Prometheus text format.
     pub fn render(&self, out: &mut String) {
-        let mut rows: Vec<((String, String, u16), u64)> = self.requests.lock().unwrap_or_else(|e| e.into_inner()).iter().map(|(k, v)| (k.clone(), *v)).collect();
+        let mut rows: Vec<((String, String, u16), u64)> = self
+            .requests
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
         rows.sort();
-        head(out, "kyc_http_requests_total", "counter", "HTTP requests answered by this process, by method, route template and status.");
+        head(
+            out,
+            "kyc_http_requests_total",
+            "counter",
+            "HTTP requests answered by this process, by method, route template and status.",
+        );
         for ((method, route, status), n) in rows {
-            let _ = writeln!(out, "kyc_http_requests_total{{method=\"{}\",route=\"{}\",status=\"{status}\"}} {n}", label(&method), label(&route));
+            let _ = writeln!(
+                out,
+                "kyc_http_requests_total{{method=\"{}\",route=\"{}\",status=\"{status}\"}} {n}",
+                label(&method),
+                label(&route)
+            );
         }
         let counters = [
-            ("kyc_gateway_charges_total", "Gateway calls charged by this process.", &self.charges),
-            ("kyc_gateway_charged_paise_total", "Paise charged to end users' wallets for those calls.", &self.charged_paise),
-            ("kyc_gateway_refunds_total", "Gateway calls refunded by this process because the upstream failed (settle_pending's refunds are not counted here).", &self.refunds),
-            ("kyc_gateway_sandbox_calls_total", "Sandbox (or Test api) gateway calls answered by this process with the sample.", &self.sandbox_calls),
+            (
+                "kyc_gateway_charges_total",
+                "Gateway calls charged by this process.",
+                &self.charges,
+            ),
+            (
+                "kyc_gateway_charged_paise_total",
+                "Paise charged to end users' wallets for those calls.",
+                &self.charged_paise,
+            ),
+            (
+                "kyc_gateway_refunds_total",
+                "Gateway calls refunded by this process because the upstream failed (settle_pending's refunds are not counted here).",
+                &self.refunds,
+            ),
+            (
+                "kyc_gateway_sandbox_calls_total",
+                "Sandbox (or Test api) gateway calls answered by this process with the sample.",
+                &self.sandbox_calls,
+            ),
         ];
         for (name, help, value) in counters {
             head(out, name, "counter", help);
@@ -84,13 +126,19 @@ pub fn head(out: &mut String, name: &str, kind: &str, help: &str) {
 
 /// A label value with `\`, `"` and line breaks escaped, as the text format wants.
 pub fn label(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
+    v.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
 }
 
 /// Middleware counting every answer. Paths that matched no route (the web app, 404s) count as
 /// one route, `other`, so scanners cannot grow the label set.
 pub async fn track(metrics: std::sync::Arc<Metrics>, req: Request, next: Next) -> Response {
-    let route = req.extensions().get::<MatchedPath>().map(|m| m.as_str().to_owned()).unwrap_or_else(|| "other".to_owned());
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|m| m.as_str().to_owned())
+        .unwrap_or_else(|| "other".to_owned());
     let method = match req.method().as_str() {
         m @ ("GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS") => m.to_owned(),
         _ => "other".to_owned(),

@@ -20,7 +20,10 @@ pub struct ApiDoc;
 
 pub fn document() -> utoipa::openapi::OpenApi {
     // Built once: the router is assembled only to read its paths.
-    static DOCUMENT: LazyLock<utoipa::openapi::OpenApi> =
-        LazyLock::new(|| OpenApiRouter::with_openapi(ApiDoc::openapi()).merge(routes::router()).into_openapi());
+    static DOCUMENT: LazyLock<utoipa::openapi::OpenApi> = LazyLock::new(|| {
+        OpenApiRouter::with_openapi(ApiDoc::openapi())
+            .merge(routes::router())
+            .into_openapi()
+    });
     DOCUMENT.clone()
 }

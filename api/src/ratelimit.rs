@@ -17,7 +17,10 @@ use axum::{
     http::request::Parts,
     response::{IntoResponse, Response},
 };
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter, clock::{Clock, DefaultClock}};
+use governor::{
+    DefaultKeyedRateLimiter, Quota, RateLimiter,
+    clock::{Clock, DefaultClock},
+};
 
 use crate::{AppState, client_ip::client_ip, error::ApiError};
 
@@ -31,7 +34,10 @@ impl Limiter {
     /// `per_minute` requests in a burst, refilled evenly over a minute.
     pub fn per_minute(per_minute: u32) -> Self {
         let n = NonZeroU32::new(per_minute.max(1)).expect("at least 1");
-        Self { inner: RateLimiter::keyed(Quota::per_minute(n)), checks: AtomicU64::new(0) }
+        Self {
+            inner: RateLimiter::keyed(Quota::per_minute(n)),
+            checks: AtomicU64::new(0),
+        }
     }
 
     /// `Err(seconds to wait)` when `ip` is over the limit.
@@ -41,9 +47,12 @@ impl Limiter {
             self.inner.retain_recent();
             self.inner.shrink_to_fit();
         }
-        self.inner
-            .check_key(&ip)
-            .map_err(|not_until| not_until.wait_time_from(DefaultClock::default().now()).as_secs().max(1))
+        self.inner.check_key(&ip).map_err(|not_until| {
+            not_until
+                .wait_time_from(DefaultClock::default().now())
+                .as_secs()
+                .max(1)
+        })
     }
 }
 

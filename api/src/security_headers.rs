@@ -32,13 +32,21 @@ fn store_origin(config: &Config) -> Option<String> {
 
 /// `'sha256-…'` of an inline script, so a page of ours may run exactly that script.
 pub fn script_hash(script: &str) -> String {
-    format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(Sha256::digest(script.as_bytes())))
+    format!(
+        "'sha256-{}'",
+        base64::engine::general_purpose::STANDARD.encode(Sha256::digest(script.as_bytes()))
+    )
 }
 
 impl SecurityHeaders {
     pub fn new(config: &Config, inline_scripts: &[&str]) -> Self {
-        let store = store_origin(config).map(|o| format!(" {o}")).unwrap_or_default();
-        let hashes: String = inline_scripts.iter().map(|s| format!(" {}", script_hash(s))).collect();
+        let store = store_origin(config)
+            .map(|o| format!(" {o}"))
+            .unwrap_or_default();
+        let hashes: String = inline_scripts
+            .iter()
+            .map(|s| format!(" {}", script_hash(s)))
+            .collect();
         // Styles: the branded index carries the partner's colours in an inline <style>, and
         // components set style attributes; scripts, the dangerous part, stay locked down.
         let csp = format!(
@@ -47,13 +55,25 @@ impl SecurityHeaders {
              frame-ancestors 'none'"
         );
         let mut headers = vec![
-            (header::CONTENT_SECURITY_POLICY, HeaderValue::from_str(&csp).expect("ASCII policy")),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_str(&csp).expect("ASCII policy"),
+            ),
             (header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")),
-            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
-            (header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")),
+            (
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            ),
+            (
+                header::REFERRER_POLICY,
+                HeaderValue::from_static("strict-origin-when-cross-origin"),
+            ),
         ];
         if config.public_url.starts_with("https://") {
-            headers.push((header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static("max-age=31536000; includeSubDomains")));
+            headers.push((
+                header::STRICT_TRANSPORT_SECURITY,
+                HeaderValue::from_static("max-age=31536000; includeSubDomains"),
+            ));
         }
         Self { headers }
     }
@@ -75,6 +95,9 @@ mod tests {
     #[test]
     fn script_hashes_are_csp_sha256_sources() {
         // echo -n "alert(1)" | openssl dgst -sha256 -binary | base64
-        assert_eq!(super::script_hash("alert(1)"), "'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI='");
+        assert_eq!(
+            super::script_hash("alert(1)"),
+            "'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI='"
+        );
     }
 }

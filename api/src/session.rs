@@ -27,7 +27,11 @@ pub struct SessionResponse {
 }
 
 /// A partner session token and its summary.
-pub async fn partner_session(state: &AppState, conn: &mut sqlx::PgConnection, partner_id: i64) -> ApiResult<SessionResponse> {
+pub async fn partner_session(
+    state: &AppState,
+    conn: &mut sqlx::PgConnection,
+    partner_id: i64,
+) -> ApiResult<SessionResponse> {
     let p = onboarding::profile(conn, partner_id).await?;
     let claims = Claims {
         sub: p.id,
@@ -41,7 +45,15 @@ pub async fn partner_session(state: &AppState, conn: &mut sqlx::PgConnection, pa
     };
     let token = state.start_session(conn, claims).await?;
     let onboarding_step = p.progress().step();
-    Ok(SessionResponse { token, partner: PartnerSummary { id: p.id, user_name: p.user_name, subdomain: p.subdomain, onboarding_step } })
+    Ok(SessionResponse {
+        token,
+        partner: PartnerSummary {
+            id: p.id,
+            user_name: p.user_name,
+            subdomain: p.subdomain,
+            onboarding_step,
+        },
+    })
 }
 
 /// An end user as its sign-in and sign-up return it.

@@ -16,7 +16,11 @@ pub struct SiteQuery {
 }
 
 /// The sub-domain a request is for: `?subdomain=` first, else the Host header.
-pub fn requested_subdomain(state: &AppState, explicit: Option<&str>, headers: &HeaderMap) -> Option<String> {
+pub fn requested_subdomain(
+    state: &AppState,
+    explicit: Option<&str>,
+    headers: &HeaderMap,
+) -> Option<String> {
     if let Some(s) = explicit.map(str::trim).filter(|s| !s.is_empty()) {
         return Some(s.to_lowercase());
     }

@@ -5,7 +5,11 @@
 
 use std::{net::IpAddr, time::Instant};
 
-use axum::{body::Bytes, http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header}, response::{IntoResponse, Response}};
+use axum::{
+    body::Bytes,
+    http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+};
 use domain::{
     gateway::{
         self, Caller,
@@ -50,15 +54,25 @@ impl Verified {
         let mut res = match self.answer {
             Ok(a) => {
                 let mut res = (a.status, a.body).into_response();
-                res.headers_mut().insert(header::CONTENT_TYPE, a.content_type);
+                res.headers_mut()
+                    .insert(header::CONTENT_TYPE, a.content_type);
                 res
             }
             Err(e) => e.into_response(),
         };
         let h = res.headers_mut();
-        h.insert(HeaderName::from_static("x-transaction-id"), HeaderValue::from(self.transaction_id));
-        h.insert(HeaderName::from_static("x-charged-paise"), HeaderValue::from(self.charged_paise));
-        h.insert(HeaderName::from_static("x-verification-id"), HeaderValue::from_str(&self.verification_id).expect("a uuid is a header value"));
+        h.insert(
+            HeaderName::from_static("x-transaction-id"),
+            HeaderValue::from(self.transaction_id),
+        );
+        h.insert(
+            HeaderName::from_static("x-charged-paise"),
+            HeaderValue::from(self.charged_paise),
+        );
+        h.insert(
+            HeaderName::from_static("x-verification-id"),
+            HeaderValue::from_str(&self.verification_id).expect("a uuid is a header value"),
+        );
         if self.sandbox {
             res.extensions_mut().insert(SandboxCall);
         }
@@ -69,10 +83,22 @@ impl Verified {
 /// Runs checks 2 to 5, the rate limit and the charge for a known `caller`, then the upstream
 /// (or the sample, for a sandbox call), and settles. A refusal before the charge is an `Err`
 /// and moves no money. `headers` are the request's, for the entry's forwarded headers.
-pub async fn run(state: &AppState, caller: &Caller, service: &str, body: &[u8], ip: IpAddr, headers: &HeaderMap) -> ApiResult<Verified> {
+pub async fn run(
+    state: &AppState,
+    caller: &Caller,
+    service: &str,
+    body: &[u8],
+    ip: IpAddr,
+    headers: &HeaderMap,
+) -> ApiResult<Verified> {
     let started = Instant::now();
     // Every call of a known caller counts, refused or not.
-    state.gateway.count_hit(Hit { partner_id: caller.partner_id, user_id: caller.user_id, ip, at: chrono::Utc::now() });
+    state.gateway.count_hit(Hit {
+        partner_id: caller.partner_id,
+        user_id: caller.user_id,
+        ip,
+        at: chrono::Utc::now(),
+    });
     // A real key (the console's session caller has a negative id) shows when it was last used.
     if caller.key_id > 0 {
         state.gateway.note_key_use(caller.key_id);
@@ -93,11 +119,33 @@ pub async fn run(state: &AppState, caller: &Caller, service: &str, body: &[u8], 
         _ => return Err(domain::Error::InsufficientFunds.into()),
     };
 
-    let answer = call::answer(&state.gateway.http, &state.config, caller, &call, headers, &input).await;
+    let answer = call::answer(
+        &state.gateway.http,
+        &state.config,
+        caller,
+        &call,
+        headers,
+        &input,
+    )
+    .await;
     let (success, status_code) = answer.outcome();
     let vid = uuid::Uuid::new_v4().to_string();
-    let log = CallLog { vid: vid.clone(), vpid: answer.vpid(), ip: Some(ip), latency_ms: i32::try_from(started.elapsed().as_millis()).unwrap_or(i32::MAX) };
-    let settled = state.gateway.charger.settle(Settle { transaction_id, success, status_code, log: Some(log) }).await;
+    let log = CallLog {
+        vid: vid.clone(),
+        vpid: answer.vpid(),
+        ip: Some(ip),
+        latency_ms: i32::try_from(started.elapsed().as_millis()).unwrap_or(i32::MAX),
+    };
+    let settled = state
+        .gateway
+        .charger
+        .settle(Settle {
+            transaction_id,
+            success,
+            status_code,
+            log: Some(log),
+        })
+        .await;
     let kept = match settled {
         Ok(Outcome::Settled { refunded }) => !refunded,
         // settle_pending refunded it first (the upstream took longer than its bound): free call.
@@ -111,16 +159,40 @@ pub async fn run(state: &AppState, caller: &Caller, service: &str, body: &[u8], 
 
     let failure = answer.failure().unwrap_or_default();
     let answer = match answer {
-        Upstream::Answered { status, body, content_type, .. } if success => Ok(Answered {
+        Upstream::Answered {
+            status,
+            body,
+            content_type,
+            ..
+        } if success => Ok(Answered {
             status: StatusCode::from_u16(status).unwrap_or(StatusCode::OK),
             body,
-            content_type: content_type.unwrap_or_else(|| HeaderValue::from_static("application/json")),
+            content_type: content_type
+                .unwrap_or_else(|| HeaderValue::from_static("application/json")),
         }),
-        Upstream::Answered { .. } => Err(ApiError::new(StatusCode::BAD_GATEWAY, "upstream_error", failure)),
-        Upstream::TimedOut => Err(ApiError::new(StatusCode::GATEWAY_TIMEOUT, "upstream_timeout", failure)),
-        Upstream::Unreachable => Err(ApiError::new(StatusCode::BAD_GATEWAY, "upstream_unreachable", failure)),
+        Upstream::Answered { .. } => Err(ApiError::new(
+            StatusCode::BAD_GATEWAY,
+            "upstream_error",
+            failure,
+        )),
+        Upstream::TimedOut => Err(ApiError::new(
+            StatusCode::GATEWAY_TIMEOUT,
+            "upstream_timeout",
+            failure,
+        )),
+        Upstream::Unreachable => Err(ApiError::new(
+            StatusCode::BAD_GATEWAY,
+            "upstream_unreachable",
+            failure,
+        )),
     };
-    Ok(Verified { answer, transaction_id, charged_paise: if kept { charged_paise } else { 0 }, verification_id: vid, sandbox: call.sandbox })
+    Ok(Verified {
+        answer,
+        transaction_id,
+        charged_paise: if kept { charged_paise } else { 0 },
+        verification_id: vid,
+        sandbox: call.sandbox,
+    })
 }
 
 /// The request body: a JSON object of input fields (an empty body is an empty object).
@@ -130,7 +202,11 @@ fn parse_input(body: &[u8]) -> ApiResult<serde_json::Map<String, serde_json::Val
     }
     match serde_json::from_slice::<serde_json::Value>(body) {
         Ok(serde_json::Value::Object(m)) => Ok(m),
-        Ok(_) => Err(ApiError::bad_request("The body must be a JSON object of input fields")),
-        Err(e) => Err(ApiError::bad_request(format!("The body is not valid JSON: {e}"))),
+        Ok(_) => Err(ApiError::bad_request(
+            "The body must be a JSON object of input fields",
+        )),
+        Err(e) => Err(ApiError::bad_request(format!(
+            "The body is not valid JSON: {e}"
+        ))),
     }
 }

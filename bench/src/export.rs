@@ -28,17 +28,29 @@ const USERS: i64 = 1_000;
 const MIB: f64 = 1024.0 * 1024.0;
 
 pub fn run(args: Vec<String>) -> anyhow::Result<()> {
-    let rows: i64 = args.first().map(|a| a.parse()).transpose().context("ROWS must be a number")?.unwrap_or(1_000_000);
+    let rows: i64 = args
+        .first()
+        .map(|a| a.parse())
+        .transpose()
+        .context("ROWS must be a number")?
+        .unwrap_or(1_000_000);
     let cores = std::thread::available_parallelism().map_or(2, |c| c.get());
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     let db = rt.block_on(testkit::TestDb::new());
     let mut config = testkit::config(&db.url);
-    let domain::config::StorageConfig::Local { dir } = config.storage.clone() else { bail!("the bench writes to the local store") };
+    let domain::config::StorageConfig::Local { dir } = config.storage.clone() else {
+        bail!("the bench writes to the local store")
+    };
     config.database_max_connections = 4;
     let result = (|| -> anyhow::Result<bool> {
         let t = Instant::now();
         let partner_id = rt.block_on(seed(&db.pool, rows))?;
-        eprintln!("  seeded {rows} transactions in {:.1} s", t.elapsed().as_secs_f64());
+        eprintln!(
+            "  seeded {rows} transactions in {:.1} s",
+            t.elapsed().as_secs_f64()
+        );
         let today = exports::today_ist(chrono::Utc::now());
         let (from, to) = (today - chrono::Duration::days(70), today);
 
@@ -51,7 +63,10 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
             exports::day_start(to.succ_opt().unwrap()).to_rfc3339(),
             copy_file.display()
         );
-        let copies = [psql_copy(&db.url, &copy_sql)?, psql_copy(&db.url, &copy_sql)?];
+        let copies = [
+            psql_copy(&db.url, &copy_sql)?,
+            psql_copy(&db.url, &copy_sql)?,
+        ];
         let copy_secs = copies.iter().copied().fold(f64::MAX, f64::min);
         let copied_lines = std::fs::read_to_string(&copy_file)?.lines().count() as i64 - 1;
         let _ = std::fs::remove_file(&copy_file);
@@ -62,7 +77,17 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
         let ctx = jobs::JobContext::new(db.pool.clone(), Arc::new(config.clone()))?;
         let export_id = rt.block_on(async {
             let mut conn = db.pool.acquire().await?;
-            let id = exports::create(&mut conn, &NewExport { requester: Requester::Partner(partner_id), kind: Kind::ApiTransactions, scope: Scope::Partner(partner_id), from, to }).await?;
+            let id = exports::create(
+                &mut conn,
+                &NewExport {
+                    requester: Requester::Partner(partner_id),
+                    kind: Kind::ApiTransactions,
+                    scope: Scope::Partner(partner_id),
+                    from,
+                    to,
+                },
+            )
+            .await?;
             anyhow::Ok(id)
         })?;
 
@@ -73,7 +98,9 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
         let (base, peak) = sampler.stop();
 
         let (status, total, parts): (String, Option<i64>, i32) = rt.block_on(
-            sqlx::query_as("SELECT status, total_records, part_count FROM exports WHERE id = $1").bind(export_id).fetch_one(&db.pool),
+            sqlx::query_as("SELECT status, total_records, part_count FROM exports WHERE id = $1")
+                .bind(export_id)
+                .fetch_one(&db.pool),
         )?;
         let bytes: u64 = walk(&dir.join(format!("exports/{export_id}")))?;
         if status != "completed" || total != Some(rows) {
@@ -84,14 +111,40 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
         let copy_rate = rows as f64 / copy_secs;
         let ratio = job_rate / copy_rate;
         let growth = peak.saturating_sub(base) as f64 / MIB;
-        println!("\nexport: {rows} API transactions of one partner's {USERS} users, {cores} cores (job, psql and Postgres on one machine)\n");
-        println!("{:<44} {:>10} {:>12} {:>10}", "", "seconds", "rows/s", "x \\copy");
-        println!("{:<44} {:>10.2} {:>12.0} {:>10.2}", format!("export_csv job ({parts} parts, {:.0} MiB of CSV)", bytes as f64 / MIB), job_secs, job_rate, ratio);
-        println!("{:<44} {:>10.2} {:>12.0} {:>10}", "psql \\copy of the same rows (best of 2)", copy_secs, copy_rate, "1.00");
-        println!("\nworker memory: {:.1} MiB resident before, {:.1} MiB peak during, growth {growth:.1} MiB", base as f64 / MIB, peak as f64 / MIB);
+        println!(
+            "\nexport: {rows} API transactions of one partner's {USERS} users, {cores} cores (job, psql and Postgres on one machine)\n"
+        );
+        println!(
+            "{:<44} {:>10} {:>12} {:>10}",
+            "", "seconds", "rows/s", "x \\copy"
+        );
+        println!(
+            "{:<44} {:>10.2} {:>12.0} {:>10.2}",
+            format!(
+                "export_csv job ({parts} parts, {:.0} MiB of CSV)",
+                bytes as f64 / MIB
+            ),
+            job_secs,
+            job_rate,
+            ratio
+        );
+        println!(
+            "{:<44} {:>10.2} {:>12.0} {:>10}",
+            "psql \\copy of the same rows (best of 2)", copy_secs, copy_rate, "1.00"
+        );
+        println!(
+            "\nworker memory: {:.1} MiB resident before, {:.1} MiB peak during, growth {growth:.1} MiB",
+            base as f64 / MIB,
+            peak as f64 / MIB
+        );
         let fast = ratio >= 0.5;
         let flat = growth < 64.0;
-        println!("floor 0.5x \\copy: {}; floor < 64 MiB growth: {}; goal 0.9x: {}", met(fast), met(flat), met(ratio >= 0.9));
+        println!(
+            "floor 0.5x \\copy: {}; floor < 64 MiB growth: {}; goal 0.9x: {}",
+            met(fast),
+            met(flat),
+            met(ratio >= 0.9)
+        );
         Ok(fast && flat)
     })();
     let _ = std::fs::remove_dir_all(&dir);
@@ -136,16 +189,30 @@ async fn seed(pool: &sqlx::PgPool, rows: i64) -> anyhow::Result<i64> {
     .bind(USERS as i32)
     .execute(pool)
     .await?;
-    sqlx::query("VACUUM ANALYZE api_transactions").execute(pool).await?;
+    sqlx::query("VACUUM ANALYZE api_transactions")
+        .execute(pool)
+        .await?;
     Ok(partner_id)
 }
 
 /// Seconds `psql -c COPY` took.
 fn psql_copy(url: &str, sql: &str) -> anyhow::Result<f64> {
     let t = Instant::now();
-    let out = Command::new("psql").arg(url).arg("-X").arg("-q").arg("-v").arg("ON_ERROR_STOP=1").arg("-c").arg(sql).output().context("running psql")?;
+    let out = Command::new("psql")
+        .arg(url)
+        .arg("-X")
+        .arg("-q")
+        .arg("-v")
+        .arg("ON_ERROR_STOP=1")
+        .arg("-c")
+        .arg(sql)
+        .output()
+        .context("running psql")?;
     if !out.status.success() {
-        bail!("psql \\copy failed: {}", String::from_utf8_lossy(&out.stderr));
+        bail!(
+            "psql \\copy failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     Ok(t.elapsed().as_secs_f64())
 }
@@ -187,7 +254,12 @@ impl Sampler {
                 std::thread::sleep(Duration::from_millis(5));
             }
         });
-        Self { stop, peak, base, thread }
+        Self {
+            stop,
+            peak,
+            base,
+            thread,
+        }
     }
 
     fn stop(self) -> (u64, u64) {

@@ -64,15 +64,26 @@ impl Load {
 }
 
 pub fn run(args: Vec<String>) -> anyhow::Result<()> {
-    let secs: u64 = args.first().map(|a| a.parse()).transpose().context("SECONDS must be a number")?.unwrap_or(10);
+    let secs: u64 = args
+        .first()
+        .map(|a| a.parse())
+        .transpose()
+        .context("SECONDS must be a number")?
+        .unwrap_or(10);
     let duration = Duration::from_secs(secs);
-    let redis_url = std::env::var("BENCH_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379/11".into());
+    let redis_url =
+        std::env::var("BENCH_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379/11".into());
     let cores = std::thread::available_parallelism().map_or(2, |c| c.get());
 
     let upstream = start_upstream()?;
     // The server has a worker thread per core, as `api serve` has.
-    let server_rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let client = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let server_rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let client = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
 
     client.block_on(flush_redis(&redis_url))?;
     let db = server_rt.block_on(testkit::TestDb::new());
@@ -81,11 +92,20 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
     let result = (|| -> anyhow::Result<bool> {
         let reference = server_rt.block_on(postgres_reference(&db.pool, &db_url, duration))?;
         let (p, stop) = server_rt.block_on(start_platform(&db, &upstream, &redis_url))?;
-        let cases = [("(a) 1 partner, 1 hot user", false), ("(a) 1 partner, 1 hot user", true), ("(b) 50 partners x 20 users", false), ("(b) 50 partners x 20 users", true)];
+        let cases = [
+            ("(a) 1 partner, 1 hot user", false),
+            ("(a) 1 partner, 1 hot user", true),
+            ("(b) 50 partners x 20 users", false),
+            ("(b) 50 partners x 20 users", true),
+        ];
         let mut loads = vec![];
         for (name, with_redis) in cases {
             let base = if with_redis { &p.redis } else { &p.plain };
-            let keys = if name.starts_with("(a)") { vec![p.hot_key.clone()] } else { p.spread_keys.clone() };
+            let keys = if name.starts_with("(a)") {
+                vec![p.hot_key.clone()]
+            } else {
+                p.spread_keys.clone()
+            };
             let l = client.block_on(closed_loop(base, keys, duration))?;
             eprintln!("  {name}, redis {with_redis}: {:.0} calls/s", l.rate());
             loads.push((name, with_redis, l));
@@ -93,24 +113,76 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
         let a_rate = loads[0].2.rate().max(loads[1].2.rate());
         let paced = (a_rate / 2.0).max(10.0);
         let lat_secs = duration.min(Duration::from_secs(5));
-        let (metered, m_load) = client.block_on(paced_latency(&format!("{}/api/v1/verify/{SERVICE}", p.plain), Some(&p.hot_key), paced, lat_secs))?;
-        let (direct, _) = client.block_on(paced_latency(&format!("{}/v1/{SERVICE}", p.upstream), None, paced, lat_secs))?;
+        let (metered, m_load) = client.block_on(paced_latency(
+            &format!("{}/api/v1/verify/{SERVICE}", p.plain),
+            Some(&p.hot_key),
+            paced,
+            lat_secs,
+        ))?;
+        let (direct, _) = client.block_on(paced_latency(
+            &format!("{}/v1/{SERVICE}", p.upstream),
+            None,
+            paced,
+            lat_secs,
+        ))?;
         let _ = stop.send(());
         // Let the charger answer what is in flight before the books are read.
         std::thread::sleep(Duration::from_millis(500));
 
-        println!("\ngateway: live metered calls, {CLIENTS} concurrent clients, {secs} s each, {cores} cores (server, clients, upstream and Postgres on one machine)\n");
-        println!("{:<30} {:>6} {:>12} {:>9} {:>9} {:>10}", "case", "redis", "calls/s", "refunded", "other", "x PG-alone");
+        println!(
+            "\ngateway: live metered calls, {CLIENTS} concurrent clients, {secs} s each, {cores} cores (server, clients, upstream and Postgres on one machine)\n"
+        );
+        println!(
+            "{:<30} {:>6} {:>12} {:>9} {:>9} {:>10}",
+            "case", "redis", "calls/s", "refunded", "other", "x PG-alone"
+        );
         for (name, with_redis, l) in &loads {
-            println!("{:<30} {:>6} {:>12.0} {:>9} {:>9} {:>10.2}", name, if *with_redis { "yes" } else { "no" }, l.rate(), l.refunded, l.other, l.rate() / reference.rate());
+            println!(
+                "{:<30} {:>6} {:>12.0} {:>9} {:>9} {:>10.2}",
+                name,
+                if *with_redis { "yes" } else { "no" },
+                l.rate(),
+                l.refunded,
+                l.other,
+                l.rate() / reference.rate()
+            );
         }
-        println!("{:<30} {:>6} {:>12.0} {:>9} {:>9} {:>10}", "Postgres alone: 1 charge/txn", "-", reference.rate(), "-", reference.other, "1.00");
-        println!("\nlatency at {paced:.0} calls/s (half of (a)), {} s each:", lat_secs.as_secs());
+        println!(
+            "{:<30} {:>6} {:>12.0} {:>9} {:>9} {:>10}",
+            "Postgres alone: 1 charge/txn",
+            "-",
+            reference.rate(),
+            "-",
+            reference.other,
+            "1.00"
+        );
+        println!(
+            "\nlatency at {paced:.0} calls/s (half of (a)), {} s each:",
+            lat_secs.as_secs()
+        );
         println!("{:<30} {:>10} {:>10}", "", "p50", "p99");
-        println!("{:<30} {:>10} {:>10}", "metered call (no Redis)", ms(pct(&metered, 50)), ms(pct(&metered, 99)));
-        println!("{:<30} {:>10} {:>10}", "direct call to the upstream", ms(pct(&direct, 50)), ms(pct(&direct, 99)));
-        println!("{:<30} {:>10} {:>10}", "overhead", ms_diff(pct(&metered, 50), pct(&direct, 50)), ms_diff(pct(&metered, 99), pct(&direct, 99)));
-        println!("floor 1,000 calls/s in (a): {}", if a_rate >= 1_000.0 { "met" } else { "NOT met" });
+        println!(
+            "{:<30} {:>10} {:>10}",
+            "metered call (no Redis)",
+            ms(pct(&metered, 50)),
+            ms(pct(&metered, 99))
+        );
+        println!(
+            "{:<30} {:>10} {:>10}",
+            "direct call to the upstream",
+            ms(pct(&direct, 50)),
+            ms(pct(&direct, 99))
+        );
+        println!(
+            "{:<30} {:>10} {:>10}",
+            "overhead",
+            ms_diff(pct(&metered, 50), pct(&direct, 50)),
+            ms_diff(pct(&metered, 99), pct(&direct, 99))
+        );
+        println!(
+            "floor 1,000 calls/s in (a): {}",
+            if a_rate >= 1_000.0 { "met" } else { "NOT met" }
+        );
 
         let ok = loads.iter().map(|l| l.2.ok).sum::<u64>() + m_load.ok;
         let refunded = loads.iter().map(|l| l.2.refunded).sum::<u64>() + m_load.refunded;
@@ -134,23 +206,37 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
 fn start_upstream() -> anyhow::Result<String> {
     let (tx, rx) = std::sync::mpsc::channel::<std::io::Result<String>>();
     std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("upstream runtime");
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("upstream runtime");
         rt.block_on(async move {
             let listener = match tokio::net::TcpListener::bind("127.0.0.1:0").await {
                 Ok(l) => l,
                 Err(e) => return drop(tx.send(Err(e))),
             };
             let _ = tx.send(listener.local_addr().map(|a| format!("http://{a}")));
-            let app = axum::Router::new().fallback(|| async { ([("content-type", "application/json")], r#"{"ok":true,"status":"VALID","name":"ASHA RAO"}"#) });
+            let app = axum::Router::new().fallback(|| async {
+                (
+                    [("content-type", "application/json")],
+                    r#"{"ok":true,"status":"VALID","name":"ASHA RAO"}"#,
+                )
+            });
             let _ = axum::serve(listener, app).await;
         });
     });
-    Ok(rx.recv_timeout(Duration::from_secs(10)).context("the fake upstream did not start")??)
+    Ok(rx
+        .recv_timeout(Duration::from_secs(10))
+        .context("the fake upstream did not start")??)
 }
 
 /// Partners, users, wallets, the API and live keys written straight to the database, then two
 /// api instances (with and without Redis) on it. Returns the stop switch of both.
-async fn start_platform(db: &testkit::TestDb, upstream: &str, redis_url: &str) -> anyhow::Result<(Platform, tokio::sync::oneshot::Sender<()>)> {
+async fn start_platform(
+    db: &testkit::TestDb,
+    upstream: &str,
+    redis_url: &str,
+) -> anyhow::Result<(Platform, tokio::sync::oneshot::Sender<()>)> {
     let pool = &db.pool;
     let api_input: domain::catalogue::ApiInput = serde_json::from_value(serde_json::json!({
         "name": "Bench check", "category": "Identity", "service": SERVICE, "description": "A benchmark API",
@@ -181,7 +267,15 @@ async fn start_platform(db: &testkit::TestDb, upstream: &str, redis_url: &str) -
         .fetch_all(&mut *conn)
         .await?;
         for user_id in users {
-            credit(&mut conn, Owner::User { partner_id, user_id }, FUNDS).await?;
+            credit(
+                &mut conn,
+                Owner::User {
+                    partner_id,
+                    user_id,
+                },
+                FUNDS,
+            )
+            .await?;
             let key = format!("kyc_live_{}", uuid::Uuid::new_v4().simple());
             sqlx::query("INSERT INTO api_keys (partner_id, user_id, prefix, key_hash, mode) VALUES ($1, $2, $3, $4, 'live')")
                 .bind(partner_id)
@@ -223,19 +317,41 @@ async fn start_platform(db: &testkit::TestDb, upstream: &str, redis_url: &str) -
     });
     let redis = bases.pop().expect("two instances");
     let plain = bases.pop().expect("two instances");
-    Ok((Platform { plain, redis, upstream: upstream.to_owned(), hot_key, spread_keys }, stop_tx))
+    Ok((
+        Platform {
+            plain,
+            redis,
+            upstream: upstream.to_owned(),
+            hot_key,
+            spread_keys,
+        },
+        stop_tx,
+    ))
 }
 
 async fn credit(conn: &mut sqlx::PgConnection, owner: Owner, amount: i64) -> anyhow::Result<i64> {
     let w = wallets::wallet_id(conn, owner, WalletKind::Api).await?;
-    wallets::apply(conn, &Movement { wallet_id: w, entry_type: EntryType::Credit, amount_paise: amount, reason: Reason::Manual, reference: None, idempotency_key: None, actor: Actor::system() })
-        .await?;
+    wallets::apply(
+        conn,
+        &Movement {
+            wallet_id: w,
+            entry_type: EntryType::Credit,
+            amount_paise: amount,
+            reason: Reason::Manual,
+            reference: None,
+            idempotency_key: None,
+            actor: Actor::system(),
+        },
+    )
+    .await?;
     Ok(w)
 }
 
 /// CLIENTS tasks each calling as fast as answers come, key `i % keys.len()`, for `duration`.
 async fn closed_loop(base: &str, keys: Vec<String>, duration: Duration) -> anyhow::Result<Load> {
-    let http = reqwest::Client::builder().timeout(Duration::from_secs(30)).build()?;
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()?;
     let url = format!("{base}/api/v1/verify/{SERVICE}");
     let keys = Arc::new(keys);
     let stop = Arc::new(AtomicBool::new(false));
@@ -249,7 +365,15 @@ async fn closed_loop(base: &str, keys: Vec<String>, duration: Duration) -> anyho
                 while !stop.load(Ordering::Relaxed) {
                     let key = &keys[i % keys.len()];
                     i += CLIENTS;
-                    tally(&mut l, http.post(&url).header("x-api-key", key).json(&serde_json::json!({"id_number": "ABCDE1234F"})).send().await).await;
+                    tally(
+                        &mut l,
+                        http.post(&url)
+                            .header("x-api-key", key)
+                            .json(&serde_json::json!({"id_number": "ABCDE1234F"}))
+                            .send()
+                            .await,
+                    )
+                    .await;
                 }
                 l
             })
@@ -260,7 +384,11 @@ async fn closed_loop(base: &str, keys: Vec<String>, duration: Duration) -> anyho
     let mut total = Load::default();
     for t in tasks {
         let l = t.await?;
-        (total.ok, total.refunded, total.other) = (total.ok + l.ok, total.refunded + l.refunded, total.other + l.other);
+        (total.ok, total.refunded, total.other) = (
+            total.ok + l.ok,
+            total.refunded + l.refunded,
+            total.other + l.other,
+        );
     }
     // Calls that started before the stop finish after it: counted, and so is their time.
     total.wall = started.elapsed();
@@ -282,15 +410,24 @@ async fn tally(l: &mut Load, res: reqwest::Result<reqwest::Response>) {
 }
 
 /// Open loop: a call every 1/rate seconds whatever the answers, latency of each 2xx.
-async fn paced_latency(url: &str, key: Option<&str>, rate: f64, duration: Duration) -> anyhow::Result<(Vec<Duration>, Load)> {
-    let http = reqwest::Client::builder().timeout(Duration::from_secs(30)).build()?;
+async fn paced_latency(
+    url: &str,
+    key: Option<&str>,
+    rate: f64,
+    duration: Duration,
+) -> anyhow::Result<(Vec<Duration>, Load)> {
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()?;
     let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / rate));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Burst);
     let started = Instant::now();
     let mut tasks = vec![];
     while started.elapsed() < duration {
         tick.tick().await;
-        let mut req = http.post(url).json(&serde_json::json!({"id_number": "ABCDE1234F"}));
+        let mut req = http
+            .post(url)
+            .json(&serde_json::json!({"id_number": "ABCDE1234F"}));
         if let Some(k) = key {
             req = req.header("x-api-key", k);
         }
@@ -307,7 +444,11 @@ async fn paced_latency(url: &str, key: Option<&str>, rate: f64, duration: Durati
         if l.ok == 1 {
             lat.push(d);
         }
-        (total.ok, total.refunded, total.other) = (total.ok + l.ok, total.refunded + l.refunded, total.other + l.other);
+        (total.ok, total.refunded, total.other) = (
+            total.ok + l.ok,
+            total.refunded + l.refunded,
+            total.other + l.other,
+        );
     }
     total.wall = started.elapsed();
     Ok((lat, total))
@@ -316,7 +457,11 @@ async fn paced_latency(url: &str, key: Option<&str>, rate: f64, duration: Durati
 /// What Postgres alone does on one hot wallet: a transaction per charge (guarded UPDATE, entry
 /// INSERT, COMMIT) from CLIENTS connections, for `duration`. Runs before the api starts, so the
 /// two never share the server's connections.
-async fn postgres_reference(pool: &PgPool, db_url: &str, duration: Duration) -> anyhow::Result<Load> {
+async fn postgres_reference(
+    pool: &PgPool,
+    db_url: &str,
+    duration: Duration,
+) -> anyhow::Result<Load> {
     // A partner and its wallet of its own, funded through the one entry point.
     let partner: i64 = sqlx::query_scalar(
         "INSERT INTO partners (first_name, last_name, email, phone_number, user_name, password_hash, email_verified_at)
@@ -387,7 +532,11 @@ async fn audit(pool: &PgPool, ok: u64, refunded: u64, reference: u64) -> anyhow:
     // Wait (bounded) for anything still pending: nothing should be, every caller was answered.
     let mut pending = 0;
     for _ in 0..50 {
-        pending = sqlx::query_scalar::<_, i64>("SELECT count(*) FROM api_transactions WHERE status = 'pending'").fetch_one(pool).await?;
+        pending = sqlx::query_scalar::<_, i64>(
+            "SELECT count(*) FROM api_transactions WHERE status = 'pending'",
+        )
+        .fetch_one(pool)
+        .await?;
         if pending == 0 {
             break;
         }
@@ -400,7 +549,9 @@ async fn audit(pool: &PgPool, ok: u64, refunded: u64, reference: u64) -> anyhow:
     )
     .fetch_one(pool)
     .await?;
-    let negative: i64 = sqlx::query_scalar("SELECT count(*) FROM wallets WHERE balance_paise < 0").fetch_one(pool).await?;
+    let negative: i64 = sqlx::query_scalar("SELECT count(*) FROM wallets WHERE balance_paise < 0")
+        .fetch_one(pool)
+        .await?;
     let (success, refunds): (i64, i64) =
         sqlx::query_as("SELECT count(*) FILTER (WHERE status = 'success'), count(*) FILTER (WHERE status = 'refunded') FROM api_transactions").fetch_one(pool).await?;
     // Each transaction has exactly its debits, and its refunds only when refunded.
@@ -414,20 +565,54 @@ async fn audit(pool: &PgPool, ok: u64, refunded: u64, reference: u64) -> anyhow:
     )
     .fetch_one(pool)
     .await?;
-    let reference_entries: i64 = sqlx::query_scalar("SELECT count(*) FROM wallet_entries WHERE reference = 'BENCH'").fetch_one(pool).await?;
+    let reference_entries: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM wallet_entries WHERE reference = 'BENCH'")
+            .fetch_one(pool)
+            .await?;
 
     let checks = [
-        ("every balance equals the sum of its entries", drift == 0, format!("{drift} wallets differ")),
-        ("no balance is negative", negative == 0, format!("{negative} negative")),
-        ("no transaction left pending", pending == 0, format!("{pending} pending")),
-        ("2xx answers = success transactions", success as u64 == ok, format!("{ok} answers, {success} transactions")),
-        ("failed calls = refunded transactions", refunds as u64 == refunded, format!("{refunded} answers, {refunds} transactions")),
-        ("each transaction has its debits and refunds", mismatched == 0, format!("{mismatched} mismatched")),
-        ("Postgres-alone charges = their entries", reference_entries as u64 == reference, format!("{reference} charges, {reference_entries} entries")),
+        (
+            "every balance equals the sum of its entries",
+            drift == 0,
+            format!("{drift} wallets differ"),
+        ),
+        (
+            "no balance is negative",
+            negative == 0,
+            format!("{negative} negative"),
+        ),
+        (
+            "no transaction left pending",
+            pending == 0,
+            format!("{pending} pending"),
+        ),
+        (
+            "2xx answers = success transactions",
+            success as u64 == ok,
+            format!("{ok} answers, {success} transactions"),
+        ),
+        (
+            "failed calls = refunded transactions",
+            refunds as u64 == refunded,
+            format!("{refunded} answers, {refunds} transactions"),
+        ),
+        (
+            "each transaction has its debits and refunds",
+            mismatched == 0,
+            format!("{mismatched} mismatched"),
+        ),
+        (
+            "Postgres-alone charges = their entries",
+            reference_entries as u64 == reference,
+            format!("{reference} charges, {reference_entries} entries"),
+        ),
     ];
     println!("\nledger audit:");
     for (what, good, detail) in &checks {
-        println!("  {:<4} {what} ({detail})", if *good { "ok" } else { "FAIL" });
+        println!(
+            "  {:<4} {what} ({detail})",
+            if *good { "ok" } else { "FAIL" }
+        );
     }
     let pass = checks.iter().all(|c| c.1);
     println!("{}", if pass { "PASS" } else { "FAIL" });
@@ -435,15 +620,22 @@ async fn audit(pool: &PgPool, ok: u64, refunded: u64, reference: u64) -> anyhow:
 }
 
 async fn drop_database(name: &str) -> anyhow::Result<()> {
-    let admin = std::env::var("TEST_DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+    let admin = std::env::var("TEST_DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
     let mut conn = sqlx::PgConnection::connect(&admin).await?;
-    conn.execute(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))).await?;
+    conn.execute(sqlx::AssertSqlSafe(format!(
+        "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+    )))
+    .await?;
     Ok(())
 }
 
 async fn flush_redis(url: &str) -> anyhow::Result<()> {
     let client = redis::Client::open(url)?;
-    let mut conn = client.get_multiplexed_async_connection().await.context("connecting to Redis")?;
+    let mut conn = client
+        .get_multiplexed_async_connection()
+        .await
+        .context("connecting to Redis")?;
     redis::cmd("FLUSHDB").query_async::<()>(&mut conn).await?;
     Ok(())
 }
@@ -451,11 +643,17 @@ async fn flush_redis(url: &str) -> anyhow::Result<()> {
 fn pct(v: &[Duration], p: usize) -> Option<Duration> {
     let mut v = v.to_vec();
     v.sort();
-    (!v.is_empty()).then(|| v[((v.len() * p).div_ceil(100)).saturating_sub(1).min(v.len() - 1)])
+    (!v.is_empty()).then(|| {
+        v[((v.len() * p).div_ceil(100))
+            .saturating_sub(1)
+            .min(v.len() - 1)]
+    })
 }
 
 fn ms(d: Option<Duration>) -> String {
-    d.map_or("-".into(), |d| format!("{:.2} ms", d.as_secs_f64() * 1000.0))
+    d.map_or("-".into(), |d| {
+        format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+    })
 }
 
 fn ms_diff(a: Option<Duration>, b: Option<Duration>) -> String {

@@ -35,9 +35,15 @@ const PACED_FOR: Duration = Duration::from_secs(5);
 /// `jobs-worker`: one worker process for [`run`], on the database its parent names, until its
 /// parent closes its stdin (or it is killed).
 pub fn worker(_args: Vec<String>) -> anyhow::Result<()> {
-    let url = std::env::var("BENCH_JOBS_DATABASE_URL").context("BENCH_JOBS_DATABASE_URL: run through `bench jobs`")?;
-    let concurrency: usize = std::env::var("BENCH_JOBS_CONCURRENCY").ok().and_then(|c| c.parse().ok()).unwrap_or(4);
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let url = std::env::var("BENCH_JOBS_DATABASE_URL")
+        .context("BENCH_JOBS_DATABASE_URL: run through `bench jobs`")?;
+    let concurrency: usize = std::env::var("BENCH_JOBS_CONCURRENCY")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(4);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     rt.block_on(async move {
         let mut config = testkit::config(&url);
         config.worker_concurrency = concurrency;
@@ -110,13 +116,26 @@ struct Figures {
 }
 
 pub fn run(args: Vec<String>) -> anyhow::Result<()> {
-    let total: usize = args.first().map(|a| a.parse()).transpose().context("JOBS must be a number")?.unwrap_or(50_000);
-    let concurrency: usize = args.get(1).map(|a| a.parse()).transpose().context("CONCURRENCY must be a number")?.unwrap_or(4);
+    let total: usize = args
+        .first()
+        .map(|a| a.parse())
+        .transpose()
+        .context("JOBS must be a number")?
+        .unwrap_or(50_000);
+    let concurrency: usize = args
+        .get(1)
+        .map(|a| a.parse())
+        .transpose()
+        .context("CONCURRENCY must be a number")?
+        .unwrap_or(4);
     if !(1..=256).contains(&concurrency) {
         bail!("CONCURRENCY must be between 1 and 256");
     }
     let cores = std::thread::available_parallelism().map_or(2, |c| c.get());
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
     let db = rt.block_on(testkit::TestDb::new());
     let url = db.url.clone();
     let result = (|| -> anyhow::Result<(Vec<Figures>, f64, f64)> {
@@ -127,9 +146,19 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
             let jobs_per_sec = rt.block_on(drained(&db.pool, total))?;
             eprintln!("  {n} worker(s): {jobs_per_sec:.0} jobs/s (queued at {queued_rate:.0}/s)");
             let (p50, p99, latency_jobs) = rt.block_on(paced_latency(&db.pool))?;
-            eprintln!("  {n} worker(s): enqueue-to-start p50 {} p99 {}", ms(p50), ms(p99));
+            eprintln!(
+                "  {n} worker(s): enqueue-to-start p50 {} p99 {}",
+                ms(p50),
+                ms(p99)
+            );
             drop(workers);
-            figures.push(Figures { workers: n, jobs_per_sec, p50, p99, latency_jobs });
+            figures.push(Figures {
+                workers: n,
+                jobs_per_sec,
+                p50,
+                p99,
+                latency_jobs,
+            });
         }
         let batch = concurrency.clamp(1, 50);
         let reference = rt.block_on(postgres_alone(&db.pool, total, concurrency, batch))?;
@@ -145,33 +174,60 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
         "\njobs: {total} noop jobs per case, WORKER_CONCURRENCY {concurrency} (fetch batch {}), {cores} cores (workers, Postgres and this driver on one machine)\n",
         concurrency.clamp(1, 50)
     );
-    println!("{:<34} {:>10} {:>10} {:>12} {:>12}", "case", "jobs/s", "x PG-alone", "start p50", "start p99");
+    println!(
+        "{:<34} {:>10} {:>10} {:>12} {:>12}",
+        "case", "jobs/s", "x PG-alone", "start p50", "start p99"
+    );
     for f in &figures {
         println!(
             "{:<34} {:>10.0} {:>10.2} {:>12} {:>12}",
-            format!("{} worker process{}", f.workers, if f.workers == 1 { "" } else { "es" }),
+            format!(
+                "{} worker process{}",
+                f.workers,
+                if f.workers == 1 { "" } else { "es" }
+            ),
             f.jobs_per_sec,
             f.jobs_per_sec / reference,
             ms(f.p50),
             ms(f.p99)
         );
     }
-    println!("{:<34} {:>10.0} {:>10} {:>12} {:>12}", "Postgres alone: claim+finish/batch", reference, "1.00", "-", "-");
-    println!("\nlatency: {} jobs queued one per statement at {PACED_RATE:.0}/s onto idle workers; enqueue (bulk, {INSERT_BATCH}/insert): {queued_rate:.0} jobs/s", figures[0].latency_jobs);
+    println!(
+        "{:<34} {:>10.0} {:>10} {:>12} {:>12}",
+        "Postgres alone: claim+finish/batch", reference, "1.00", "-", "-"
+    );
+    println!(
+        "\nlatency: {} jobs queued one per statement at {PACED_RATE:.0}/s onto idle workers; enqueue (bulk, {INSERT_BATCH}/insert): {queued_rate:.0} jobs/s",
+        figures[0].latency_jobs
+    );
     let best = figures.iter().map(|f| f.jobs_per_sec).fold(0.0, f64::max);
     let p50 = figures.iter().map(|f| f.p50).min().unwrap_or_default();
-    println!("goal 5,000 jobs/s: {}; goal p50 < 10 ms: {}", if best >= 5_000.0 { "met" } else { "NOT met" }, if p50 < Duration::from_millis(10) { "met" } else { "NOT met" });
+    println!(
+        "goal 5,000 jobs/s: {}; goal p50 < 10 ms: {}",
+        if best >= 5_000.0 { "met" } else { "NOT met" },
+        if p50 < Duration::from_millis(10) {
+            "met"
+        } else {
+            "NOT met"
+        }
+    );
     Ok(())
 }
 
 fn noop_task() -> anyhow::Result<apalis_postgres::PgTask> {
     let bytes = serde_json::to_vec(&Noop {})?;
     let id = ulid::Ulid::generate().to_string();
-    Ok(TaskBuilder::new(bytes).task_id(TaskId::from(id)).max_attempts(Noop::MAX_ATTEMPTS).build())
+    Ok(TaskBuilder::new(bytes)
+        .task_id(TaskId::from(id))
+        .max_attempts(Noop::MAX_ATTEMPTS)
+        .build())
 }
 
 async fn clear(pool: &PgPool) -> anyhow::Result<()> {
-    sqlx::query("DELETE FROM apalis.jobs WHERE job_type = $1").bind(Noop::KIND).execute(pool).await?;
+    sqlx::query("DELETE FROM apalis.jobs WHERE job_type = $1")
+        .bind(Noop::KIND)
+        .execute(pool)
+        .await?;
     Ok(())
 }
 
@@ -184,8 +240,12 @@ async fn enqueue_bulk(pool: &PgPool, total: usize) -> anyhow::Result<f64> {
     let mut left = total;
     while left > 0 {
         let n = left.min(INSERT_BATCH);
-        let tasks = (0..n).map(|_| noop_task()).collect::<anyhow::Result<Vec<_>>>()?;
-        apalis_postgres::queries::push_tasks(&mut *conn, Noop::KIND, tasks).await.map_err(|e| anyhow::anyhow!("queueing: {e}"))?;
+        let tasks = (0..n)
+            .map(|_| noop_task())
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        apalis_postgres::queries::push_tasks(&mut *conn, Noop::KIND, tasks)
+            .await
+            .map_err(|e| anyhow::anyhow!("queueing: {e}"))?;
         left -= n;
     }
     Ok(total as f64 / started.elapsed().as_secs_f64())
@@ -241,13 +301,20 @@ async fn paced_latency(pool: &PgPool) -> anyhow::Result<(Duration, Duration, usi
     .bind(Noop::KIND)
     .fetch_all(pool)
     .await?;
-    let pct = |p: usize| Duration::from_secs_f64(waits[((waits.len() * p) / 100).min(waits.len() - 1)].max(0.0));
+    let pct = |p: usize| {
+        Duration::from_secs_f64(waits[((waits.len() * p) / 100).min(waits.len() - 1)].max(0.0))
+    };
     Ok((pct(50), pct(99), n))
 }
 
 /// The reference: `total` queued jobs claimed and finished by `connections` connections, one
 /// statement per batch of `batch`, nothing else.
-async fn postgres_alone(pool: &PgPool, total: usize, connections: usize, batch: usize) -> anyhow::Result<f64> {
+async fn postgres_alone(
+    pool: &PgPool,
+    total: usize,
+    connections: usize,
+    batch: usize,
+) -> anyhow::Result<f64> {
     enqueue_bulk(pool, total).await?;
     let started = Instant::now();
     let tasks: Vec<_> = (0..connections)

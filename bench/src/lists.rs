@@ -27,7 +27,16 @@ use sqlx::{PgConnection, PgPool};
 
 const USERS: i64 = 1_000;
 const CHUNK: i64 = 1_000_000;
-const SERVICES: [&str; 8] = ["pan_verification", "pan_comprehensive", "aadhaar_lite", "gst_check", "bank_account", "udyam", "voter_id", "dl_check"];
+const SERVICES: [&str; 8] = [
+    "pan_verification",
+    "pan_comprehensive",
+    "aadhaar_lite",
+    "gst_check",
+    "bank_account",
+    "udyam",
+    "voter_id",
+    "dl_check",
+];
 
 pub fn run(args: Vec<String>) -> anyhow::Result<()> {
     let mut rows: i64 = 10_000_000;
@@ -35,12 +44,27 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--rows" => rows = it.next().context("--rows N")?.replace('_', "").parse().context("--rows must be a number")?,
-            "--runs" => runs = it.next().context("--runs N")?.parse().context("--runs must be a number")?,
+            "--rows" => {
+                rows = it
+                    .next()
+                    .context("--rows N")?
+                    .replace('_', "")
+                    .parse()
+                    .context("--rows must be a number")?
+            }
+            "--runs" => {
+                runs = it
+                    .next()
+                    .context("--runs N")?
+                    .parse()
+                    .context("--runs must be a number")?
+            }
             other => bail!("unknown argument {other:?}: lists [--rows N] [--runs N]"),
         }
     }
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     let db = rt.block_on(testkit::TestDb::new());
     let result = rt.block_on(measure(&db.pool, rows, runs.max(2)));
     // TestDb drops its database on a thread of its own.
@@ -64,14 +88,32 @@ async fn measure(pool: &PgPool, rows: i64, runs: usize) -> anyhow::Result<()> {
     let mut conn = pool.acquire().await?;
     let conn: &mut PgConnection = &mut conn;
     let today = Utc::now().date_naive();
-    let month = Filter { from: Some(today - chrono::Days::new(90)), to: Some(today - chrono::Days::new(60)) };
+    let month = Filter {
+        from: Some(today - chrono::Days::new(90)),
+        to: Some(today - chrono::Days::new(60)),
+    };
     let (p, big, small) = (s.partner_id, s.big_user, s.small_user);
 
-    println!("\nlists: {rows} API transactions of one partner over 365 days, {} of one user; {cores} cores, load {}", rows / 5, load.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
-    println!("server time in ms (the domain function a handler calls), {runs} runs per page; count(*) of the same rows, 3 runs\n");
-    println!("{:<58} {:>9} {:>9} {:>9} {:>9} {:>10} {:>11}", "list", "p1 p50", "p1 p95", "p1000 p50", "p1000 p95", "count(*)", "total");
+    println!(
+        "\nlists: {rows} API transactions of one partner over 365 days, {} of one user; {cores} cores, load {}",
+        rows / 5,
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    println!(
+        "server time in ms (the domain function a handler calls), {runs} runs per page; count(*) of the same rows, 3 runs\n"
+    );
+    println!(
+        "{:<58} {:>9} {:>9} {:>9} {:>9} {:>10} {:>11}",
+        "list", "p1 p50", "p1 p95", "p1000 p50", "p1000 p95", "count(*)", "total"
+    );
 
-    let by = |f: &str| PartnerFilter { service: Some(f.into()), ..PartnerFilter::default() };
+    let by = |f: &str| PartnerFilter {
+        service: Some(f.into()),
+        ..PartnerFilter::default()
+    };
     let mut slow = Vec::new();
     macro_rules! case {
         ($name:expr, $count_sql:expr, $counted:expr, |$page:ident| $call:expr) => {{
@@ -92,39 +134,77 @@ async fn measure(pool: &PgPool, rows: i64, runs: usize) -> anyhow::Result<()> {
             let mut counted = 0i64;
             for _ in 0..3 {
                 let t = Instant::now();
-                counted = sqlx::query_scalar(sqlx::AssertSqlSafe(count_sql.clone())).fetch_one(&mut *conn).await?;
+                counted = sqlx::query_scalar(sqlx::AssertSqlSafe(count_sql.clone()))
+                    .fetch_one(&mut *conn)
+                    .await?;
                 counts.push(t.elapsed());
             }
             if counted != total {
                 bail!("{}: the list says {total} rows, count(*) {counted}", $name);
             }
             let [p1, p1000] = times;
-            println!("{:<58} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>10.0} {:>11}", $name, ms(&p1, 50), ms(&p1, 95), ms(&p1000, 50), ms(&p1000, 95), ms(&counts, 50), total);
+            println!(
+                "{:<58} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>10.0} {:>11}",
+                $name,
+                ms(&p1, 50),
+                ms(&p1, 95),
+                ms(&p1000, 50),
+                ms(&p1000, 95),
+                ms(&counts, 50),
+                total
+            );
             if $counted && (ms(&p1, 95) >= 50.0 || ms(&p1000, 95) >= 50.0) {
                 slow.push($name);
             }
         }};
     }
 
-    let user_rows = format!("FROM api_transactions t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = {p}");
-    case!("user's API transactions", format!("SELECT count(*) {user_rows} AND t.user_id = {big}"), true, |page| transactions::for_user(conn, Kind::Api, p, big, &Filter::default(), page));
+    let user_rows = format!(
+        "FROM api_transactions t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = {p}"
+    );
+    case!(
+        "user's API transactions",
+        format!("SELECT count(*) {user_rows} AND t.user_id = {big}"),
+        true,
+        |page| transactions::for_user(conn, Kind::Api, p, big, &Filter::default(), page)
+    );
     case!(
         "user's API transactions, 31 days",
-        format!("SELECT count(*) {user_rows} AND t.user_id = {big} AND t.created_at >= '{}' AND t.created_at < '{}'", day(month.from), day(month.to.map(|d| d + chrono::Days::new(1)))),
+        format!(
+            "SELECT count(*) {user_rows} AND t.user_id = {big} AND t.created_at >= '{}' AND t.created_at < '{}'",
+            day(month.from),
+            day(month.to.map(|d| d + chrono::Days::new(1)))
+        ),
         true,
         |page| transactions::for_user(conn, Kind::Api, p, big, &month, page)
     );
-    case!("user's API logs", format!("SELECT count(*) FROM api_logs t WHERE t.partner_id = {p} AND t.user_id = {big}"), true, |page| domain::logs::api_logs(conn, p, big, &Filter::default(), page));
-    let wallet = wallets::wallet_id(conn, Owner::User { partner_id: p, user_id: big }, WalletKind::Api).await?;
-    case!("user's API ledger (wallet entries)", format!("SELECT count(*) FROM wallet_entries WHERE wallet_id = {wallet}"), true, |page| transactions::ledger(
+    case!(
+        "user's API logs",
+        format!("SELECT count(*) FROM api_logs t WHERE t.partner_id = {p} AND t.user_id = {big}"),
+        true,
+        |page| domain::logs::api_logs(conn, p, big, &Filter::default(), page)
+    );
+    let wallet = wallets::wallet_id(
         conn,
-        p,
-        big,
+        Owner::User {
+            partner_id: p,
+            user_id: big,
+        },
         WalletKind::Api,
-        &Filter::default(),
-        page
-    ));
-    case!("partner's API transactions (User/My Transactions)", format!("SELECT count(*) {user_rows}"), true, |page| transactions::for_partner(conn, Kind::Api, p, &PartnerFilter::default(), page));
+    )
+    .await?;
+    case!(
+        "user's API ledger (wallet entries)",
+        format!("SELECT count(*) FROM wallet_entries WHERE wallet_id = {wallet}"),
+        true,
+        |page| transactions::ledger(conn, p, big, WalletKind::Api, &Filter::default(), page)
+    );
+    case!(
+        "partner's API transactions (User/My Transactions)",
+        format!("SELECT count(*) {user_rows}"),
+        true,
+        |page| transactions::for_partner(conn, Kind::Api, p, &PartnerFilter::default(), page)
+    );
     case!(
         "  services=pan",
         format!("SELECT count(*) {user_rows} AND t.service ILIKE '%pan%'"),
@@ -133,9 +213,21 @@ async fn measure(pool: &PgPool, rows: i64, runs: usize) -> anyhow::Result<()> {
     );
     case!(
         "  email=<the big user's>",
-        format!("SELECT count(*) {user_rows} AND u.email ILIKE '%{}%'", s.big_email),
+        format!(
+            "SELECT count(*) {user_rows} AND u.email ILIKE '%{}%'",
+            s.big_email
+        ),
         true,
-        |page| transactions::for_partner(conn, Kind::Api, p, &PartnerFilter { email: Some(s.big_email.clone()), ..PartnerFilter::default() }, page)
+        |page| transactions::for_partner(
+            conn,
+            Kind::Api,
+            p,
+            &PartnerFilter {
+                email: Some(s.big_email.clone()),
+                ..PartnerFilter::default()
+            },
+            page
+        )
     );
     case!(
         "  user_id=<a small user>, services=gst, 31 days",
@@ -145,25 +237,55 @@ async fn measure(pool: &PgPool, rows: i64, runs: usize) -> anyhow::Result<()> {
             day(month.to.map(|d| d + chrono::Days::new(1)))
         ),
         true,
-        |page| transactions::for_partner(conn, Kind::Api, p, &PartnerFilter { user_id: Some(small), service: Some("gst".into()), dates: month.clone(), ..PartnerFilter::default() }, page)
+        |page| transactions::for_partner(
+            conn,
+            Kind::Api,
+            p,
+            &PartnerFilter {
+                user_id: Some(small),
+                service: Some("gst".into()),
+                dates: month.clone(),
+                ..PartnerFilter::default()
+            },
+            page
+        )
     );
-    case!("partner's API logs", format!("SELECT count(*) FROM api_logs t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = {p}"), true, |page| domain::logs::partner_api_logs(
-        conn,
-        p,
-        &PartnerFilter::default(),
-        page
-    ));
+    case!(
+        "partner's API logs",
+        format!(
+            "SELECT count(*) FROM api_logs t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = {p}"
+        ),
+        true,
+        |page| domain::logs::partner_api_logs(conn, p, &PartnerFilter::default(), page)
+    );
     case!(
         "client's API logs (super admin), service=udyam",
         format!("SELECT count(*) FROM api_logs t WHERE t.partner_id = {p} AND t.service = 'udyam'"),
         true,
-        |page| domain::logs::client_api_logs(conn, p, &domain::logs::ClientLogFilter { service: Some("udyam".into()), ..Default::default() }, page)
+        |page| domain::logs::client_api_logs(
+            conn,
+            p,
+            &domain::logs::ClientLogFilter {
+                service: Some("udyam".into()),
+                ..Default::default()
+            },
+            page
+        )
     );
     case!(
         "partner's API transactions, pid=PID00000 (count fallback)",
         format!("SELECT count(*) {user_rows} AND t.pid ILIKE '%PID00000%'"),
         false,
-        |page| transactions::for_partner(conn, Kind::Api, p, &PartnerFilter { pid: Some("PID00000".into()), ..PartnerFilter::default() }, page)
+        |page| transactions::for_partner(
+            conn,
+            Kind::Api,
+            p,
+            &PartnerFilter {
+                pid: Some("PID00000".into()),
+                ..PartnerFilter::default()
+            },
+            page
+        )
     );
 
     // The dashboards: the super admin's counts and the partner's tiles, beside the count(*)s
@@ -178,7 +300,10 @@ async fn measure(pool: &PgPool, rows: i64, runs: usize) -> anyhow::Result<()> {
         let (_, n) = domain::users::partner_counts(conn, p).await?;
         tiles.push(t.elapsed());
         if d.total_transactions != rows || n != rows {
-            bail!("the dashboards count {} and {n} transactions, not {rows}", d.total_transactions);
+            bail!(
+                "the dashboards count {} and {n} transactions, not {rows}",
+                d.total_transactions
+            );
         }
     }
     let mut before = Vec::new();
@@ -189,14 +314,36 @@ async fn measure(pool: &PgPool, rows: i64, runs: usize) -> anyhow::Result<()> {
             .await?;
         before.push(t.elapsed());
     }
-    println!("{:<58} {:>9.1} {:>9.1} {:>9} {:>9} {:>10.0} {:>11}", "super admin's dashboard counts", ms(&dash, 50), ms(&dash, 95), "", "", ms(&before, 50), rows);
-    println!("{:<58} {:>9.1} {:>9.1} {:>9} {:>9} {:>10} {:>11}", "partner's dashboard tiles", ms(&tiles, 50), ms(&tiles, 95), "", "", "", rows);
+    println!(
+        "{:<58} {:>9.1} {:>9.1} {:>9} {:>9} {:>10.0} {:>11}",
+        "super admin's dashboard counts",
+        ms(&dash, 50),
+        ms(&dash, 95),
+        "",
+        "",
+        ms(&before, 50),
+        rows
+    );
+    println!(
+        "{:<58} {:>9.1} {:>9.1} {:>9} {:>9} {:>10} {:>11}",
+        "partner's dashboard tiles",
+        ms(&tiles, 50),
+        ms(&tiles, 95),
+        "",
+        "",
+        "",
+        rows
+    );
     if ms(&dash, 95) >= 50.0 || ms(&tiles, 95) >= 50.0 {
         slow.push("dashboards");
     }
     // The dashboard's earnings over a year (every row of the seed), from earnings_counts,
     // beside the sums over the transactions they replace; both must agree to the paisa.
-    let year = domain::earnings::Period::parse(Some(&(today - chrono::Days::new(365)).to_string()), Some(&today.to_string()), today)?;
+    let year = domain::earnings::Period::parse(
+        Some(&(today - chrono::Days::new(365)).to_string()),
+        Some(&today.to_string()),
+        today,
+    )?;
     let mut earned = Vec::new();
     let mut figures = domain::earnings::Figures::default();
     for _ in 0..runs {
@@ -221,16 +368,33 @@ async fn measure(pool: &PgPool, rows: i64, runs: usize) -> anyhow::Result<()> {
     if (figures.calls, figures.revenue_paise, figures.cost_paise) != raw {
         bail!("earnings say {figures:?}, the transactions {raw:?}");
     }
-    println!("{:<58} {:>9.1} {:>9.1} {:>9} {:>9} {:>10.0} {:>11}", "partner's earnings, 366 days (per day and per API)", ms(&earned, 50), ms(&earned, 95), "", "", ms(&summed, 50), figures.calls);
+    println!(
+        "{:<58} {:>9.1} {:>9.1} {:>9} {:>9} {:>10.0} {:>11}",
+        "partner's earnings, 366 days (per day and per API)",
+        ms(&earned, 50),
+        ms(&earned, 95),
+        "",
+        "",
+        ms(&summed, 50),
+        figures.calls
+    );
     if ms(&earned, 95) >= 50.0 {
         slow.push("earnings");
     }
-    println!("\ngoal: counted lists (every row but the PID fallback), the dashboards and the earnings under 50 ms at p95: {}", if slow.is_empty() { "met".to_owned() } else { format!("NOT met by {}", slow.join(", ")) });
+    println!(
+        "\ngoal: counted lists (every row but the PID fallback), the dashboards and the earnings under 50 ms at p95: {}",
+        if slow.is_empty() {
+            "met".to_owned()
+        } else {
+            format!("NOT met by {}", slow.join(", "))
+        }
+    );
     Ok(())
 }
 
 fn day(d: Option<NaiveDate>) -> String {
-    d.map(|d| domain::paging::day_start(d).to_rfc3339()).unwrap_or_default()
+    d.map(|d| domain::paging::day_start(d).to_rfc3339())
+        .unwrap_or_default()
 }
 
 /// The `pct` percentile of `times`, in milliseconds.
@@ -259,7 +423,11 @@ async fn seed(pool: &PgPool, rows: i64) -> anyhow::Result<Seeded> {
     .bind(USERS)
     .execute(pool)
     .await?;
-    let users: Vec<(i64, String)> = sqlx::query_as("SELECT id, email::text FROM end_users WHERE partner_id = $1 ORDER BY id").bind(partner_id).fetch_all(pool).await?;
+    let users: Vec<(i64, String)> =
+        sqlx::query_as("SELECT id, email::text FROM end_users WHERE partner_id = $1 ORDER BY id")
+            .bind(partner_id)
+            .fetch_all(pool)
+            .await?;
     let ids: Vec<i64> = users.iter().map(|u| u.0).collect();
     let services: Vec<String> = SERVICES.iter().map(|s| s.to_string()).collect();
     let span = Duration::from_secs(365 * 86_400).as_secs_f64() / rows as f64;
@@ -287,12 +455,25 @@ async fn seed(pool: &PgPool, rows: i64) -> anyhow::Result<Seeded> {
         .bind(end)
         .execute(pool)
         .await?;
-        eprintln!("  api_transactions {end}/{rows} ({:.1} s)", t.elapsed().as_secs_f64());
+        eprintln!(
+            "  api_transactions {end}/{rows} ({:.1} s)",
+            t.elapsed().as_secs_f64()
+        );
         start = end + 1;
     }
-    let (lo, hi): (i64, i64) = sqlx::query_as("SELECT min(id), max(id) FROM api_transactions").fetch_one(pool).await?;
+    let (lo, hi): (i64, i64) = sqlx::query_as("SELECT min(id), max(id) FROM api_transactions")
+        .fetch_one(pool)
+        .await?;
     let mut conn = pool.acquire().await?;
-    let wallet = wallets::wallet_id(&mut conn, Owner::User { partner_id, user_id: ids[0] }, WalletKind::Api).await?;
+    let wallet = wallets::wallet_id(
+        &mut conn,
+        Owner::User {
+            partner_id,
+            user_id: ids[0],
+        },
+        WalletKind::Api,
+    )
+    .await?;
     drop(conn);
     let mut from = lo;
     while from <= hi {
@@ -318,13 +499,33 @@ async fn seed(pool: &PgPool, rows: i64) -> anyhow::Result<Seeded> {
         .bind(ids[0])
         .execute(pool)
         .await?;
-        eprintln!("  api_logs and ledger up to id {to} of {hi} ({:.1} s)", t.elapsed().as_secs_f64());
+        eprintln!(
+            "  api_logs and ledger up to id {to} of {hi} ({:.1} s)",
+            t.elapsed().as_secs_f64()
+        );
         from = to + 1;
     }
-    for table in ["api_transactions", "api_logs", "wallet_entries", "list_counts", "earnings_counts", "end_users"] {
+    for table in [
+        "api_transactions",
+        "api_logs",
+        "wallet_entries",
+        "list_counts",
+        "earnings_counts",
+        "end_users",
+    ] {
         let t = Instant::now();
-        sqlx::query(sqlx::AssertSqlSafe(format!("VACUUM ANALYZE {table}"))).execute(pool).await?;
-        eprintln!("  vacuum analyze {table} ({:.1} s)", t.elapsed().as_secs_f64());
+        sqlx::query(sqlx::AssertSqlSafe(format!("VACUUM ANALYZE {table}")))
+            .execute(pool)
+            .await?;
+        eprintln!(
+            "  vacuum analyze {table} ({:.1} s)",
+            t.elapsed().as_secs_f64()
+        );
     }
-    Ok(Seeded { partner_id, big_user: ids[0], big_email: users[0].1.clone(), small_user: ids[USERS as usize / 2] })
+    Ok(Seeded {
+        partner_id,
+        big_user: ids[0],
+        big_email: users[0].1.clone(),
+        small_user: ids[USERS as usize / 2],
+    })
 }

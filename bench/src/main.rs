@@ -10,15 +10,43 @@ mod lists;
 mod signin;
 
 /// Every benchmark: its name on the command line, what it measures, and its entry point.
-type Entry = (&'static str, &'static str, fn(Vec<String>) -> anyhow::Result<()>);
+type Entry = (
+    &'static str,
+    &'static str,
+    fn(Vec<String>) -> anyhow::Result<()>,
+);
 
 const BENCHMARKS: &[Entry] = &[
-    ("signin", "concurrent sign-ins: their latency, /healthz during the burst, resets (argon2 pool vs async threads)", signin::run),
-    ("jobs", "the job queue: noop jobs/s worked and enqueue-to-start p50/p99 with one and two worker processes, Postgres-alone reference", jobs::run),
-    ("jobs-worker", "(started by `jobs`) one worker process on the benchmark's database", jobs::worker),
-    ("export", "export_csv job rows/s and peak memory growth on 1,000,000 transactions, beside psql \\copy of the same rows", export::run),
-    ("lists", "server time of the big lists' page 1 and page 1,000 and the dashboards at 10,000,000 transactions, beside count(*) of the same rows", lists::run),
-    ("gateway", "live metered calls/s (1 hot user; 50 partners x 20 users; with and without Redis), latency overhead, Postgres-alone reference, ledger audit", gateway::run),
+    (
+        "signin",
+        "concurrent sign-ins: their latency, /healthz during the burst, resets (argon2 pool vs async threads)",
+        signin::run,
+    ),
+    (
+        "jobs",
+        "the job queue: noop jobs/s worked and enqueue-to-start p50/p99 with one and two worker processes, Postgres-alone reference",
+        jobs::run,
+    ),
+    (
+        "jobs-worker",
+        "(started by `jobs`) one worker process on the benchmark's database",
+        jobs::worker,
+    ),
+    (
+        "export",
+        "export_csv job rows/s and peak memory growth on 1,000,000 transactions, beside psql \\copy of the same rows",
+        export::run,
+    ),
+    (
+        "lists",
+        "server time of the big lists' page 1 and page 1,000 and the dashboards at 10,000,000 transactions, beside count(*) of the same rows",
+        lists::run,
+    ),
+    (
+        "gateway",
+        "live metered calls/s (1 hot user; 50 partners x 20 users; with and without Redis), latency overhead, Postgres-alone reference, ledger audit",
+        gateway::run,
+    ),
 ];
 
 fn main() -> ExitCode {

@@ -28,10 +28,18 @@ struct Round {
 }
 
 pub fn run(args: Vec<String>) -> anyhow::Result<()> {
-    let n: usize = args.first().map(|a| a.parse()).transpose().context("N must be a number")?.unwrap_or(300);
+    let n: usize = args
+        .first()
+        .map(|a| a.parse())
+        .transpose()
+        .context("N must be a number")?
+        .unwrap_or(300);
     let cores = std::thread::available_parallelism().map_or(2, |c| c.get());
     let (base, _server) = start_platform(n)?;
-    let client = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let client = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
 
     let at_rest = client.block_on(healthz_at_rest(&base))?;
     domain::crypto::hash_on_async_threads_for_bench(false);
@@ -40,10 +48,21 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
     let inline = client.block_on(burst(&base, n))?;
     domain::crypto::hash_on_async_threads_for_bench(false);
 
-    println!("{n} concurrent partner sign-ins, server runtime of {cores} worker threads ({cores} cores)\n");
-    println!("{:<28} {:>9} {:>9} {:>10} {:>10} {:>10} {:>8} {:>8}", "argon2 runs", "sign-in", "sign-in", "/healthz", "/healthz", "/healthz", "lost", "burst");
-    println!("{:<28} {:>9} {:>9} {:>10} {:>10} {:>10} {:>8} {:>8}", "", "p50", "p99", "p50", "p99", "max", "", "wall");
-    for (name, r) in [("on the hashing pool (now)", &pool), ("on the async threads (old)", &inline)] {
+    println!(
+        "{n} concurrent partner sign-ins, server runtime of {cores} worker threads ({cores} cores)\n"
+    );
+    println!(
+        "{:<28} {:>9} {:>9} {:>10} {:>10} {:>10} {:>8} {:>8}",
+        "argon2 runs", "sign-in", "sign-in", "/healthz", "/healthz", "/healthz", "lost", "burst"
+    );
+    println!(
+        "{:<28} {:>9} {:>9} {:>10} {:>10} {:>10} {:>8} {:>8}",
+        "", "p50", "p99", "p50", "p99", "max", "", "wall"
+    );
+    for (name, r) in [
+        ("on the hashing pool (now)", &pool),
+        ("on the async threads (old)", &inline),
+    ] {
         println!(
             "{:<28} {:>9} {:>9} {:>10} {:>10} {:>10} {:>8} {:>8}",
             name,
@@ -52,12 +71,24 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
             ms(pct(&r.healthz, 50)),
             ms(pct(&r.healthz, 99)),
             ms(r.healthz.iter().max().copied()),
-            format!("{}/{}/{}", r.sign_in_reset, r.sign_in_failed, r.healthz_failed),
+            format!(
+                "{}/{}/{}",
+                r.sign_in_reset, r.sign_in_failed, r.healthz_failed
+            ),
             format!("{:.1}s", r.wall.as_secs_f64()),
         );
     }
-    println!("\n/healthz at rest: p50 {} p99 {}; {} /healthz probes during each burst (pool: {}, old: {})", ms(pct(&at_rest, 50)), ms(pct(&at_rest, 99)), "all", pool.healthz.len(), inline.healthz.len());
-    println!("lost = sign-ins with no HTTP answer (reset, timeout) / sign-ins answered with an error (5xx) / /healthz probes with no answer");
+    println!(
+        "\n/healthz at rest: p50 {} p99 {}; {} /healthz probes during each burst (pool: {}, old: {})",
+        ms(pct(&at_rest, 50)),
+        ms(pct(&at_rest, 99)),
+        "all",
+        pool.healthz.len(),
+        inline.healthz.len()
+    );
+    println!(
+        "lost = sign-ins with no HTTP answer (reset, timeout) / sign-ins answered with an error (5xx) / /healthz probes with no answer"
+    );
     Ok(())
 }
 
@@ -66,7 +97,10 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
 fn start_platform(n: usize) -> anyhow::Result<(String, std::thread::JoinHandle<()>)> {
     let (tx, rx) = std::sync::mpsc::channel::<anyhow::Result<String>>();
     let handle = std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("server runtime");
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .expect("server runtime");
         rt.block_on(async move {
             let db = testkit::TestDb::new().await;
             let mut config = testkit::config(&db.url);
@@ -92,7 +126,9 @@ fn start_platform(n: usize) -> anyhow::Result<(String, std::thread::JoinHandle<(
             drop(db);
         });
     });
-    let base = rx.recv_timeout(Duration::from_secs(120)).context("the platform did not start")??;
+    let base = rx
+        .recv_timeout(Duration::from_secs(120))
+        .context("the platform did not start")??;
     Ok((base, handle))
 }
 
@@ -101,7 +137,11 @@ async fn healthz_at_rest(base: &str) -> anyhow::Result<Vec<Duration>> {
     let mut out = vec![];
     for _ in 0..50 {
         let t = Instant::now();
-        client.get(format!("{base}/healthz")).send().await?.error_for_status()?;
+        client
+            .get(format!("{base}/healthz"))
+            .send()
+            .await?
+            .error_for_status()?;
         out.push(t.elapsed());
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
@@ -110,12 +150,18 @@ async fn healthz_at_rest(base: &str) -> anyhow::Result<Vec<Duration>> {
 
 async fn burst(base: &str, n: usize) -> anyhow::Result<Round> {
     // Connections of their own, as n browsers would have.
-    let client = reqwest::Client::builder().timeout(Duration::from_secs(60)).pool_max_idle_per_host(0).build()?;
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .pool_max_idle_per_host(0)
+        .build()?;
     let stop = Arc::new(AtomicBool::new(false));
     let probe = {
         let (base, stop) = (base.to_owned(), stop.clone());
         tokio::spawn(async move {
-            let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().expect("client");
+            let client = reqwest::Client::builder()
+                .timeout(Duration::from_secs(30))
+                .build()
+                .expect("client");
             let (mut ok, mut failed) = (vec![], 0);
             while !stop.load(Ordering::Relaxed) {
                 let t = Instant::now();
@@ -155,15 +201,28 @@ async fn burst(base: &str, n: usize) -> anyhow::Result<Round> {
     let wall = started.elapsed();
     stop.store(true, Ordering::Relaxed);
     let (healthz, healthz_failed) = probe.await?;
-    Ok(Round { sign_in, sign_in_failed, sign_in_reset, healthz, healthz_failed, wall })
+    Ok(Round {
+        sign_in,
+        sign_in_failed,
+        sign_in_reset,
+        healthz,
+        healthz_failed,
+        wall,
+    })
 }
 
 fn pct(v: &[Duration], p: usize) -> Option<Duration> {
     let mut v = v.to_vec();
     v.sort();
-    (!v.is_empty()).then(|| v[((v.len() * p).div_ceil(100)).saturating_sub(1).min(v.len() - 1)])
+    (!v.is_empty()).then(|| {
+        v[((v.len() * p).div_ceil(100))
+            .saturating_sub(1)
+            .min(v.len() - 1)]
+    })
 }
 
 fn ms(d: Option<Duration>) -> String {
-    d.map_or("-".into(), |d| format!("{:.0} ms", d.as_secs_f64() * 1000.0))
+    d.map_or("-".into(), |d| {
+        format!("{:.0} ms", d.as_secs_f64() * 1000.0)
+    })
 }

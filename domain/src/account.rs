@@ -33,31 +33,52 @@ impl ContactDetails {
         }
         if email.is_empty() {
             v.add("email", "Email is required");
-        } else if let Err(Error::Invalid { message, .. }) = crate::email_address::check("email", email) {
+        } else if let Err(Error::Invalid { message, .. }) =
+            crate::email_address::check("email", email)
+        {
             v.add("email", message);
         }
         if address.is_empty() {
             v.add("address", "Address is required");
         } else {
-            v.check(address.chars().count() <= 500, "address", "Address must be at most 500 characters");
-            v.check(is_plain_text(address), "address", "Address contains invalid characters");
+            v.check(
+                address.chars().count() <= 500,
+                "address",
+                "Address must be at most 500 characters",
+            );
+            v.check(
+                is_plain_text(address),
+                "address",
+                "Address contains invalid characters",
+            );
         }
         v.into_result()?;
-        Ok(Self { phone_number: phone_number.to_owned(), email: email.to_lowercase(), address: address.to_owned() })
+        Ok(Self {
+            phone_number: phone_number.to_owned(),
+            email: email.to_lowercase(),
+            address: address.to_owned(),
+        })
     }
 }
 
 /// The partner's contact details; `NotFound` until it saves them (the screen shows an empty form).
 pub async fn contact_details(conn: &mut PgConnection, partner_id: i64) -> Result<ContactDetails> {
-    sqlx::query_as("SELECT phone_number, email, address FROM partner_contact_details WHERE partner_id = $1")
-        .bind(partner_id)
-        .fetch_optional(conn)
-        .await?
-        .ok_or(Error::NotFound)
+    sqlx::query_as(
+        "SELECT phone_number, email, address FROM partner_contact_details WHERE partner_id = $1",
+    )
+    .bind(partner_id)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(Error::NotFound)
 }
 
 /// Saves them whole, with an audit row of the change.
-pub async fn save_contact_details(conn: &mut PgConnection, partner_id: i64, c: &ContactDetails, actor: Actor) -> Result<ContactDetails> {
+pub async fn save_contact_details(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    c: &ContactDetails,
+    actor: Actor,
+) -> Result<ContactDetails> {
     let before = contact_details(conn, partner_id).await.ok();
     sqlx::query(
         "INSERT INTO partner_contact_details (partner_id, phone_number, email, address) VALUES ($1, $2, $3, $4)
@@ -70,15 +91,18 @@ pub async fn save_contact_details(conn: &mut PgConnection, partner_id: i64, c: &
     .bind(&c.address)
     .execute(&mut *conn)
     .await?;
-    audit::record(conn, &audit::Record {
-        actor,
-        action: "update",
-        entity: "contact_details",
-        entity_id: partner_id.to_string(),
-        partner_id: Some(partner_id),
-        before: before.map(|b| serde_json::json!(b)),
-        after: Some(serde_json::json!(c)),
-    })
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action: "update",
+            entity: "contact_details",
+            entity_id: partner_id.to_string(),
+            partner_id: Some(partner_id),
+            before: before.map(|b| serde_json::json!(b)),
+            after: Some(serde_json::json!(c)),
+        },
+    )
     .await?;
     Ok(c.clone())
 }
@@ -89,10 +113,22 @@ mod tests {
 
     #[test]
     fn contact_rules() {
-        assert!(ContactDetails::parse(" 9876543210 ", "Ops@Acme.in", "1 MG Road").is_ok_and(|c| c.email == "ops@acme.in" && c.phone_number == "9876543210"));
-        let Err(Error::Invalid { fields, .. }) = ContactDetails::parse("", "", "") else { panic!() };
+        assert!(
+            ContactDetails::parse(" 9876543210 ", "Ops@Acme.in", "1 MG Road")
+                .is_ok_and(|c| c.email == "ops@acme.in" && c.phone_number == "9876543210")
+        );
+        let Err(Error::Invalid { fields, .. }) = ContactDetails::parse("", "", "") else {
+            panic!()
+        };
         assert_eq!(fields.len(), 3);
-        let Err(Error::Invalid { fields, .. }) = ContactDetails::parse("98x", "not-mail", "a\u{0}b") else { panic!() };
-        assert_eq!(fields.keys().collect::<Vec<_>>(), ["address", "email", "phone_number"]);
+        let Err(Error::Invalid { fields, .. }) =
+            ContactDetails::parse("98x", "not-mail", "a\u{0}b")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            fields.keys().collect::<Vec<_>>(),
+            ["address", "email", "phone_number"]
+        );
     }
 }

@@ -50,7 +50,9 @@ impl Mode {
         match s {
             "live" => Ok(Mode::Live),
             "sandbox" => Ok(Mode::Sandbox),
-            other => Err(Error::Other(anyhow::anyhow!("api_keys.mode holds {other:?}"))),
+            other => Err(Error::Other(anyhow::anyhow!(
+                "api_keys.mode holds {other:?}"
+            ))),
         }
     }
 }
@@ -64,7 +66,9 @@ pub struct NewKey {
 
 impl std::fmt::Debug for NewKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NewKey").field("prefix", &self.prefix).finish_non_exhaustive()
+        f.debug_struct("NewKey")
+            .field("prefix", &self.prefix)
+            .finish_non_exhaustive()
     }
 }
 
@@ -75,9 +79,17 @@ pub fn hash(key: &str) -> [u8; 32] {
 
 /// A new random key of `mode` (the thread RNG is a CSPRNG).
 pub fn generate(mode: Mode) -> NewKey {
-    let random: String = rand::rng().sample_iter(&Alphanumeric).take(RANDOM_LEN).map(char::from).collect();
+    let random: String = rand::rng()
+        .sample_iter(&Alphanumeric)
+        .take(RANDOM_LEN)
+        .map(char::from)
+        .collect();
     let key = format!("{}{random}", mode.key_prefix());
-    NewKey { prefix: key[..PREFIX_LEN].to_owned(), hash: hash(&key), key }
+    NewKey {
+        prefix: key[..PREFIX_LEN].to_owned(),
+        hash: hash(&key),
+        key,
+    }
 }
 
 /// The answer of [`create`]: the only time the clear key leaves the server.
@@ -91,7 +103,10 @@ pub struct CreatedKey {
 
 impl std::fmt::Debug for CreatedKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CreatedKey").field("id", &self.id).field("prefix", &self.prefix).finish_non_exhaustive()
+        f.debug_struct("CreatedKey")
+            .field("id", &self.id)
+            .field("prefix", &self.prefix)
+            .finish_non_exhaustive()
     }
 }
 
@@ -134,7 +149,15 @@ impl TryFrom<Row> for KeyInfo {
             "expired" => Status::Expired,
             _ => Status::Active,
         };
-        Ok(Self { id: r.id, prefix: r.prefix, mode: Mode::parse(&r.mode)?, status, created_at: r.created_at, last_used_at: r.last_used_at, expires_at: r.expires_at })
+        Ok(Self {
+            id: r.id,
+            prefix: r.prefix,
+            mode: Mode::parse(&r.mode)?,
+            status,
+            created_at: r.created_at,
+            last_used_at: r.last_used_at,
+            expires_at: r.expires_at,
+        })
     }
 }
 
@@ -144,19 +167,30 @@ const STATUS: &str = "CASE WHEN revoked_at IS NOT NULL THEN 'revoked'
 /// Creates a key for the partner's user. The user row is locked so that concurrent creations
 /// cannot pass the limit together.
 #[tracing::instrument(skip(conn))]
-pub async fn create(conn: &mut PgConnection, partner_id: i64, user_id: i64, mode: Mode, actor: Actor) -> Result<CreatedKey> {
-    let found: Option<i64> = sqlx::query_scalar("SELECT id FROM end_users WHERE id = $1 AND partner_id = $2 FOR UPDATE")
-        .bind(user_id)
-        .bind(partner_id)
-        .fetch_optional(&mut *conn)
-        .await?;
+pub async fn create(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    user_id: i64,
+    mode: Mode,
+    actor: Actor,
+) -> Result<CreatedKey> {
+    let found: Option<i64> =
+        sqlx::query_scalar("SELECT id FROM end_users WHERE id = $1 AND partner_id = $2 FOR UPDATE")
+            .bind(user_id)
+            .bind(partner_id)
+            .fetch_optional(&mut *conn)
+            .await?;
     found.ok_or(Error::NotFound)?;
-    let active: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM api_keys WHERE user_id = $1 AND {STATUS} = 'active'")))
-        .bind(user_id)
-        .fetch_one(&mut *conn)
-        .await?;
+    let active: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT count(*) FROM api_keys WHERE user_id = $1 AND {STATUS} = 'active'"
+    )))
+    .bind(user_id)
+    .fetch_one(&mut *conn)
+    .await?;
     if active >= MAX_ACTIVE_KEYS {
-        return Err(Error::conflict(format!("A user can have at most {MAX_ACTIVE_KEYS} active API keys. Revoke one first.")));
+        return Err(Error::conflict(format!(
+            "A user can have at most {MAX_ACTIVE_KEYS} active API keys. Revoke one first."
+        )));
     }
     let new = generate(mode);
     let id: i64 = sqlx::query_scalar("INSERT INTO api_keys (partner_id, user_id, prefix, key_hash, mode) VALUES ($1, $2, $3, $4, $5) RETURNING id")
@@ -180,7 +214,12 @@ pub async fn create(conn: &mut PgConnection, partner_id: i64, user_id: i64, mode
         },
     )
     .await?;
-    Ok(CreatedKey { id, key: new.key, prefix: new.prefix, mode })
+    Ok(CreatedKey {
+        id,
+        key: new.key,
+        prefix: new.prefix,
+        mode,
+    })
 }
 
 /// Longest grace a roll gives the old key: a week.
@@ -191,9 +230,19 @@ pub const MAX_ROLL_GRACE_MINUTES: i64 = 7 * 24 * 60;
 /// still usable (`NotFound` otherwise). The new key does not count against
 /// [`MAX_ACTIVE_KEYS`]: it replaces one.
 #[tracing::instrument(skip(conn))]
-pub async fn roll(conn: &mut PgConnection, partner_id: i64, user_id: i64, key_id: i64, grace_minutes: i64, actor: Actor) -> Result<CreatedKey> {
+pub async fn roll(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    user_id: i64,
+    key_id: i64,
+    grace_minutes: i64,
+    actor: Actor,
+) -> Result<CreatedKey> {
     if !(0..=MAX_ROLL_GRACE_MINUTES).contains(&grace_minutes) {
-        return Err(Error::invalid("grace_minutes", format!("Grace period must be between 0 and {MAX_ROLL_GRACE_MINUTES} minutes")));
+        return Err(Error::invalid(
+            "grace_minutes",
+            format!("Grace period must be between 0 and {MAX_ROLL_GRACE_MINUTES} minutes"),
+        ));
     }
     let mode: Option<(String, Option<DateTime<Utc>>)> = sqlx::query_as(
         "UPDATE api_keys SET expires_at = LEAST(COALESCE(expires_at, 'infinity'), now() + make_interval(mins => $4::int))
@@ -231,7 +280,12 @@ pub async fn roll(conn: &mut PgConnection, partner_id: i64, user_id: i64, key_id
         },
     )
     .await?;
-    Ok(CreatedKey { id, key: new.key, prefix: new.prefix, mode })
+    Ok(CreatedKey {
+        id,
+        key: new.key,
+        prefix: new.prefix,
+        mode,
+    })
 }
 
 /// How stale a key's `last_used_at` may get: a key in use is written at most once per this
@@ -270,7 +324,13 @@ pub async fn list(conn: &mut PgConnection, partner_id: i64, user_id: i64) -> Res
 /// Revokes a key at once for every api process (they look keys up in Postgres). Revoking a
 /// revoked key changes nothing and succeeds; a key of another user or partner is `NotFound`.
 #[tracing::instrument(skip(conn))]
-pub async fn revoke(conn: &mut PgConnection, partner_id: i64, user_id: i64, key_id: i64, actor: Actor) -> Result<()> {
+pub async fn revoke(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    user_id: i64,
+    key_id: i64,
+    actor: Actor,
+) -> Result<()> {
     let newly: Option<bool> = sqlx::query_scalar(
         "UPDATE api_keys k SET revoked_at = COALESCE(k.revoked_at, now())
            FROM api_keys old WHERE old.id = k.id AND k.id = $1 AND k.user_id = $2 AND k.partner_id = $3
@@ -318,7 +378,15 @@ pub async fn find_usable(conn: &mut PgConnection, key: &str) -> Result<Option<Ke
     .bind(&hash(key)[..])
     .fetch_optional(conn)
     .await?;
-    row.map(|(key_id, partner_id, user_id, mode)| Ok(KeyOwner { key_id, partner_id, user_id, mode: Mode::parse(&mode)? })).transpose()
+    row.map(|(key_id, partner_id, user_id, mode)| {
+        Ok(KeyOwner {
+            key_id,
+            partner_id,
+            user_id,
+            mode: Mode::parse(&mode)?,
+        })
+    })
+    .transpose()
 }
 
 #[cfg(test)]
@@ -336,6 +404,9 @@ mod tests {
         let s = generate(Mode::Sandbox);
         assert!(s.key.starts_with("kyc_test_"));
         assert_ne!(generate(Mode::Live).key, k.key);
-        assert!(!format!("{k:?}").contains(&k.key), "Debug must not show the key");
+        assert!(
+            !format!("{k:?}").contains(&k.key),
+            "Debug must not show the key"
+        );
     }
 }

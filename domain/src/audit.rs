@@ -36,20 +36,39 @@ impl ActorKind {
 
 impl Actor {
     pub fn superadmin(id: i64) -> Self {
-        Self { kind: ActorKind::Superadmin, id: Some(id), ip: None }
+        Self {
+            kind: ActorKind::Superadmin,
+            id: Some(id),
+            ip: None,
+        }
     }
     pub fn partner(id: i64) -> Self {
-        Self { kind: ActorKind::Partner, id: Some(id), ip: None }
+        Self {
+            kind: ActorKind::Partner,
+            id: Some(id),
+            ip: None,
+        }
     }
     pub fn user(id: i64) -> Self {
-        Self { kind: ActorKind::User, id: Some(id), ip: None }
+        Self {
+            kind: ActorKind::User,
+            id: Some(id),
+            ip: None,
+        }
     }
     pub fn system() -> Self {
-        Self { kind: ActorKind::System, id: None, ip: None }
+        Self {
+            kind: ActorKind::System,
+            id: None,
+            ip: None,
+        }
     }
     /// The same actor, acting from the client address `ip`.
     pub fn from_ip(self, ip: std::net::IpAddr) -> Self {
-        Self { ip: Some(ip), ..self }
+        Self {
+            ip: Some(ip),
+            ..self
+        }
     }
 }
 
@@ -91,7 +110,12 @@ pub async fn record_many(
     actor: Actor,
     action: &str,
     entity: &str,
-    rows: &[(String, Option<i64>, Option<serde_json::Value>, Option<serde_json::Value>)],
+    rows: &[(
+        String,
+        Option<i64>,
+        Option<serde_json::Value>,
+        Option<serde_json::Value>,
+    )],
 ) -> Result<(), sqlx::Error> {
     if rows.is_empty() {
         return Ok(());

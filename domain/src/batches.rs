@@ -69,10 +69,18 @@ pub fn parse(bytes: &[u8], required: &[String]) -> Result<Parsed> {
     if bytes.len() > MAX_FILE_BYTES {
         return Err(Error::TooLarge("The file is larger than 2 MB".into()));
     }
-    let text = std::str::from_utf8(bytes).map_err(|_| bad("The file is not a UTF-8 CSV file".into()))?;
+    let text =
+        std::str::from_utf8(bytes).map_err(|_| bad("The file is not a UTF-8 CSV file".into()))?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text.as_bytes());
-    let columns: Vec<String> = reader.headers().map_err(|e| bad(format!("The file is not a CSV file: {e}")))?.iter().map(|h| h.trim().to_owned()).collect();
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    let columns: Vec<String> = reader
+        .headers()
+        .map_err(|e| bad(format!("The file is not a CSV file: {e}")))?
+        .iter()
+        .map(|h| h.trim().to_owned())
+        .collect();
     if columns.iter().all(String::is_empty) {
         return Err(bad("The first row must name the columns".into()));
     }
@@ -83,9 +91,16 @@ pub fn parse(bytes: &[u8], required: &[String]) -> Result<Parsed> {
     if let Some(dup) = columns.iter().find(|c| !seen.insert(c.as_str())) {
         return Err(bad(format!("The column {dup} appears twice")));
     }
-    let missing: Vec<&str> = required.iter().filter(|r| !columns.contains(r)).map(String::as_str).collect();
+    let missing: Vec<&str> = required
+        .iter()
+        .filter(|r| !columns.contains(r))
+        .map(String::as_str)
+        .collect();
     if !missing.is_empty() {
-        return Err(bad(format!("The file has no column for: {}", missing.join(", "))));
+        return Err(bad(format!(
+            "The file has no column for: {}",
+            missing.join(", ")
+        )));
     }
     let mut rows = Vec::new();
     for (i, record) in reader.records().enumerate() {
@@ -95,7 +110,11 @@ pub fn parse(bytes: &[u8], required: &[String]) -> Result<Parsed> {
             continue;
         }
         if record.len() > columns.len() {
-            return Err(bad(format!("Row {line} has {} cells but the file has {} columns", record.len(), columns.len())));
+            return Err(bad(format!(
+                "Row {line} has {} cells but the file has {} columns",
+                record.len(),
+                columns.len()
+            )));
         }
         if rows.len() == MAX_ROWS {
             return Err(bad("A batch holds at most 10,000 rows".into()));
@@ -143,7 +162,12 @@ pub async fn create(conn: &mut PgConnection, b: &NewBatch<'_>, parsed: &Parsed) 
     .bind(i32::try_from(parsed.rows.len()).unwrap_or(i32::MAX))
     .fetch_one(&mut *conn)
     .await?;
-    let inputs: Vec<serde_json::Value> = parsed.rows.iter().cloned().map(serde_json::Value::Object).collect();
+    let inputs: Vec<serde_json::Value> = parsed
+        .rows
+        .iter()
+        .cloned()
+        .map(serde_json::Value::Object)
+        .collect();
     sqlx::query("INSERT INTO batch_rows (batch_id, row_no, input) SELECT $1, n, input FROM UNNEST($2::jsonb[]) WITH ORDINALITY AS x(input, n)")
         .bind(id)
         .bind(&inputs)
@@ -153,20 +177,38 @@ pub async fn create(conn: &mut PgConnection, b: &NewBatch<'_>, parsed: &Parsed) 
 }
 
 pub async fn job_id(conn: &mut PgConnection, id: i64) -> Result<Option<String>> {
-    Ok(sqlx::query_scalar("SELECT job_id FROM batches WHERE id = $1").bind(id).fetch_optional(conn).await?.flatten())
+    Ok(
+        sqlx::query_scalar("SELECT job_id FROM batches WHERE id = $1")
+            .bind(id)
+            .fetch_optional(conn)
+            .await?
+            .flatten(),
+    )
 }
 
 pub async fn set_job(conn: &mut PgConnection, id: i64, job_id: &str) -> Result<()> {
-    sqlx::query("UPDATE batches SET job_id = $2 WHERE id = $1").bind(id).bind(job_id).execute(conn).await?;
+    sqlx::query("UPDATE batches SET job_id = $2 WHERE id = $1")
+        .bind(id)
+        .bind(job_id)
+        .execute(conn)
+        .await?;
     Ok(())
 }
 
 /// The user's batches, newest first.
-pub async fn list(conn: &mut PgConnection, partner_id: i64, user_id: i64, page: PageRequest) -> Result<Page<Batch>> {
+pub async fn list(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    user_id: i64,
+    page: PageRequest,
+) -> Result<Page<Batch>> {
     List {
         columns: COLUMNS,
         rows: |q: &mut QueryBuilder<Postgres>| {
-            q.push("FROM batches WHERE partner_id = ").push_bind(partner_id).push(" AND user_id = ").push_bind(user_id);
+            q.push("FROM batches WHERE partner_id = ")
+                .push_bind(partner_id)
+                .push(" AND user_id = ")
+                .push_bind(user_id);
         },
         order_by: "id DESC",
     }
@@ -175,15 +217,22 @@ pub async fn list(conn: &mut PgConnection, partner_id: i64, user_id: i64, page: 
 }
 
 /// One of the user's batches; anyone else's is `NotFound`.
-pub async fn find(conn: &mut PgConnection, partner_id: i64, user_id: i64, id: i64) -> Result<Batch> {
+pub async fn find(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    user_id: i64,
+    id: i64,
+) -> Result<Batch> {
     // COLUMNS is a constant of this module.
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM batches WHERE id = $1 AND partner_id = $2 AND user_id = $3")))
-        .bind(id)
-        .bind(partner_id)
-        .bind(user_id)
-        .fetch_optional(conn)
-        .await?
-        .ok_or(Error::NotFound)
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM batches WHERE id = $1 AND partner_id = $2 AND user_id = $3"
+    )))
+    .bind(id)
+    .bind(partner_id)
+    .bind(user_id)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(Error::NotFound)
 }
 
 /// What the job needs to run a batch.
@@ -220,7 +269,12 @@ pub async fn run_of(conn: &mut PgConnection, id: i64) -> Result<Option<Run>> {
 
 /// Marks the batch running (a resumed one stays running).
 pub async fn start(conn: &mut PgConnection, id: i64) -> Result<()> {
-    sqlx::query("UPDATE batches SET status = 'running' WHERE id = $1 AND status IN ('queued', 'running')").bind(id).execute(conn).await?;
+    sqlx::query(
+        "UPDATE batches SET status = 'running' WHERE id = $1 AND status IN ('queued', 'running')",
+    )
+    .bind(id)
+    .execute(conn)
+    .await?;
     Ok(())
 }
 
@@ -247,7 +301,12 @@ pub struct OpenRow {
 }
 
 /// The next open rows after `after`, in file order.
-pub async fn open_rows(conn: &mut PgConnection, id: i64, after: i32, limit: i64) -> Result<Vec<OpenRow>> {
+pub async fn open_rows(
+    conn: &mut PgConnection,
+    id: i64,
+    after: i32,
+    limit: i64,
+) -> Result<Vec<OpenRow>> {
     Ok(sqlx::query_as(
         "SELECT row_no, input, status, transaction_id FROM batch_rows
           WHERE batch_id = $1 AND row_no > $2 AND status IN ('pending', 'charged') ORDER BY row_no LIMIT $3",
@@ -265,7 +324,12 @@ pub fn charge_key(batch_id: i64, row_no: i32) -> String {
 }
 
 /// Records the row's charge, on the transaction that made it.
-pub async fn mark_charged(conn: &mut PgConnection, batch_id: i64, row_no: i32, transaction_id: i64) -> Result<()> {
+pub async fn mark_charged(
+    conn: &mut PgConnection,
+    batch_id: i64,
+    row_no: i32,
+    transaction_id: i64,
+) -> Result<()> {
     sqlx::query("UPDATE batch_rows SET status = 'charged', transaction_id = $3 WHERE batch_id = $1 AND row_no = $2 AND status = 'pending'")
         .bind(batch_id)
         .bind(row_no)
@@ -288,7 +352,12 @@ pub struct RowEnd {
 
 /// Ends an open row and counts it on its batch, once: a row already ended (by a twin run) is
 /// left as it is.
-pub async fn end_row(conn: &mut PgConnection, batch_id: i64, row_no: i32, end: &RowEnd) -> Result<()> {
+pub async fn end_row(
+    conn: &mut PgConnection,
+    batch_id: i64,
+    row_no: i32,
+    end: &RowEnd,
+) -> Result<()> {
     let ended = sqlx::query(
         "UPDATE batch_rows SET status = $3, status_code = $4, transaction_id = COALESCE($5, transaction_id), charged_paise = $6,
                 response = $7, error = $8
@@ -323,8 +392,15 @@ pub async fn end_row(conn: &mut PgConnection, batch_id: i64, row_no: i32, end: &
 /// A settled transaction's status and what its user paid (the amount kept, if it succeeded).
 pub async fn transaction_kept(conn: &mut PgConnection, transaction_id: i64) -> Result<(bool, i64)> {
     let (status, user_amount): (String, i64) =
-        sqlx::query_as("SELECT status, user_amount_paise FROM api_transactions WHERE id = $1").bind(transaction_id).fetch_one(conn).await?;
-    Ok(if status == "success" { (true, user_amount) } else { (false, 0) })
+        sqlx::query_as("SELECT status, user_amount_paise FROM api_transactions WHERE id = $1")
+            .bind(transaction_id)
+            .fetch_one(conn)
+            .await?;
+    Ok(if status == "success" {
+        (true, user_amount)
+    } else {
+        (false, 0)
+    })
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -341,14 +417,21 @@ struct ResultRow {
 
 /// The result file: the input columns, then each row's status, status code, transaction,
 /// amount charged, and the answer (JSON) or the error.
-pub async fn result_csv(conn: &mut PgConnection, partner_id: i64, user_id: i64, id: i64) -> Result<Vec<u8>> {
-    let columns: Vec<String> = sqlx::query_scalar("SELECT columns FROM batches WHERE id = $1 AND partner_id = $2 AND user_id = $3")
-        .bind(id)
-        .bind(partner_id)
-        .bind(user_id)
-        .fetch_optional(&mut *conn)
-        .await?
-        .ok_or(Error::NotFound)?;
+pub async fn result_csv(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    user_id: i64,
+    id: i64,
+) -> Result<Vec<u8>> {
+    let columns: Vec<String> = sqlx::query_scalar(
+        "SELECT columns FROM batches WHERE id = $1 AND partner_id = $2 AND user_id = $3",
+    )
+    .bind(id)
+    .bind(partner_id)
+    .bind(user_id)
+    .fetch_optional(&mut *conn)
+    .await?
+    .ok_or(Error::NotFound)?;
     let rows: Vec<ResultRow> = sqlx::query_as(
         "SELECT row_no, input, status, status_code, transaction_id, charged_paise, response, error
            FROM batch_rows WHERE batch_id = $1 ORDER BY row_no",
@@ -359,11 +442,26 @@ pub async fn result_csv(conn: &mut PgConnection, partner_id: i64, user_id: i64, 
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut header = vec!["Row".to_owned()];
     header.extend(columns.iter().cloned());
-    header.extend(["Status", "Status Code", "Transaction ID", "Amount Charged", "Result"].map(String::from));
+    header.extend(
+        [
+            "Status",
+            "Status Code",
+            "Transaction ID",
+            "Amount Charged",
+            "Result",
+        ]
+        .map(String::from),
+    );
     w.write_record(&header).map_err(anyhow::Error::from)?;
     for r in rows {
         let mut rec = vec![r.row_no.to_string()];
-        rec.extend(columns.iter().map(|c| r.input.get(c).and_then(|v| v.as_str()).unwrap_or("").to_owned()));
+        rec.extend(columns.iter().map(|c| {
+            r.input
+                .get(c)
+                .and_then(|v| v.as_str())
+                .unwrap_or("")
+                .to_owned()
+        }));
         let status = match r.status.as_str() {
             "success" => "Success",
             "failed" => "Failed",
@@ -382,7 +480,8 @@ pub async fn result_csv(conn: &mut PgConnection, partner_id: i64, user_id: i64, 
         });
         w.write_record(&rec).map_err(anyhow::Error::from)?;
     }
-    Ok(w.into_inner().map_err(|e| anyhow::anyhow!("writing the result file: {e}"))?)
+    Ok(w.into_inner()
+        .map_err(|e| anyhow::anyhow!("writing the result file: {e}"))?)
 }
 
 #[cfg(test)]
@@ -395,11 +494,21 @@ mod tests {
 
     #[test]
     fn rows_become_objects_without_blank_cells() {
-        let p = parse("\u{feff}id_number, name\nABCDE1234F,Asha\n,\n X1 ,\n".as_bytes(), &req(&["id_number"])).unwrap();
+        let p = parse(
+            "\u{feff}id_number, name\nABCDE1234F,Asha\n,\n X1 ,\n".as_bytes(),
+            &req(&["id_number"]),
+        )
+        .unwrap();
         assert_eq!(p.columns, ["id_number", "name"]);
         assert_eq!(p.rows.len(), 2, "the blank line is skipped");
-        assert_eq!(serde_json::Value::Object(p.rows[0].clone()), serde_json::json!({"id_number": "ABCDE1234F", "name": "Asha"}));
-        assert_eq!(serde_json::Value::Object(p.rows[1].clone()), serde_json::json!({"id_number": "X1"}));
+        assert_eq!(
+            serde_json::Value::Object(p.rows[0].clone()),
+            serde_json::json!({"id_number": "ABCDE1234F", "name": "Asha"})
+        );
+        assert_eq!(
+            serde_json::Value::Object(p.rows[1].clone()),
+            serde_json::json!({"id_number": "X1"})
+        );
     }
 
     #[test]
@@ -408,12 +517,24 @@ mod tests {
             Err(Error::Invalid { fields, .. }) => fields["file"].clone(),
             other => panic!("{other:?}"),
         };
-        assert_eq!(msg("name\nAsha\n", &["id_number"]), "The file has no column for: id_number");
+        assert_eq!(
+            msg("name\nAsha\n", &["id_number"]),
+            "The file has no column for: id_number"
+        );
         assert_eq!(msg("id_number\n", &["id_number"]), "The file has no rows");
-        assert_eq!(msg("id_number,,x\n1,2,3\n", &[]), "Every column needs a name in the first row");
+        assert_eq!(
+            msg("id_number,,x\n1,2,3\n", &[]),
+            "Every column needs a name in the first row"
+        );
         assert_eq!(msg("a,a\n1,2\n", &[]), "The column a appears twice");
-        assert_eq!(msg("a\n1,2\n", &[]), "Row 2 has 2 cells but the file has 1 columns");
-        assert!(matches!(parse(&[0xff, 0xfe, 0x00], &[]), Err(Error::Invalid { .. })));
+        assert_eq!(
+            msg("a\n1,2\n", &[]),
+            "Row 2 has 2 cells but the file has 1 columns"
+        );
+        assert!(matches!(
+            parse(&[0xff, 0xfe, 0x00], &[]),
+            Err(Error::Invalid { .. })
+        ));
         let many = format!("a\n{}", "1\n".repeat(MAX_ROWS + 1));
         assert_eq!(msg(&many, &[]), "A batch holds at most 10,000 rows");
     }

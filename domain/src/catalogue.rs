@@ -13,7 +13,8 @@ use crate::{
 };
 
 /// The exact text of spec part 2, §5 and §8.
-pub const RESPONSE_CODE_NOT_OBJECT: &str = r#"please enter response code as object ex: {"key":"value"}"#;
+pub const RESPONSE_CODE_NOT_OBJECT: &str =
+    r#"please enter response code as object ex: {"key":"value"}"#;
 
 #[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct Api {
@@ -106,7 +107,9 @@ struct Valid {
     pid: Option<String>,
 }
 
-fn list_or_csv<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<Vec<String>>, D::Error> {
+fn list_or_csv<'de, D: Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<Vec<String>>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum Raw {
@@ -118,16 +121,24 @@ fn list_or_csv<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<Ve
             Raw::List(l) => l,
             Raw::Csv(s) => s.split(',').map(str::to_owned).collect(),
         };
-        items.into_iter().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect()
+        items
+            .into_iter()
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
+            .collect()
     }))
 }
 
 /// The response code must be a JSON object; a string holding one is accepted (the form's
 /// textarea sends text).
-fn response_object(v: &Option<serde_json::Value>) -> std::result::Result<serde_json::Value, &'static str> {
+fn response_object(
+    v: &Option<serde_json::Value>,
+) -> std::result::Result<serde_json::Value, &'static str> {
     match v {
         None | Some(serde_json::Value::Null) => Err("Response code is required"),
-        Some(serde_json::Value::String(s)) if s.trim().is_empty() => Err("Response code is required"),
+        Some(serde_json::Value::String(s)) if s.trim().is_empty() => {
+            Err("Response code is required")
+        }
         Some(serde_json::Value::String(s)) => match serde_json::from_str::<serde_json::Value>(s) {
             Ok(o @ serde_json::Value::Object(_)) => Ok(o),
             _ => Err(RESPONSE_CODE_NOT_OBJECT),
@@ -156,16 +167,29 @@ impl ApiInput {
         let service = req("service", &self.service, "Service", 60);
         let description = req("description", &self.description, "Description", 5000);
         let endpoint = req("endpoint", &self.endpoint, "Endpoint", 2000);
-        let documentation_link = req("documentation_link", &self.documentation_link, "Documentation link", 2000);
+        let documentation_link = req(
+            "documentation_link",
+            &self.documentation_link,
+            "Documentation link",
+            2000,
+        );
         let curl_code = req("curl_code", &self.curl_code, "Curl code", 20000);
         let response_code = response_object(&self.response_code).unwrap_or_else(|m| {
             v.add("response_code", m);
             serde_json::Value::Null
         });
         if !service.is_empty() && !is_service_key(&service) {
-            v.add("service", "Service may contain only lower-case letters, digits and underscores (2 to 60)");
+            v.add(
+                "service",
+                "Service may contain only lower-case letters, digits and underscores (2 to 60)",
+            );
         }
-        let method = self.method.as_deref().unwrap_or("post").trim().to_ascii_lowercase();
+        let method = self
+            .method
+            .as_deref()
+            .unwrap_or("post")
+            .trim()
+            .to_ascii_lowercase();
         if method != "get" && method != "post" {
             v.add("method", "Method must be get or post");
         }
@@ -175,7 +199,12 @@ impl ApiInput {
         } else if default_price_paise > crate::pricing::MAX_PRICE_PAISE {
             v.add("default_price_paise", "Price is too large");
         }
-        let pid = self.pid.as_deref().map(str::trim).filter(|p| !p.is_empty()).map(str::to_owned);
+        let pid = self
+            .pid
+            .as_deref()
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(str::to_owned);
         if pid.as_ref().is_some_and(|p| p.chars().count() > 40) {
             v.add("pid", "PID is too long");
         }
@@ -191,7 +220,12 @@ impl ApiInput {
             response_code,
             method,
             param_name: self.param_name.as_deref().unwrap_or("").trim().to_owned(),
-            header_param_name: self.header_param_name.as_deref().unwrap_or("").trim().to_owned(),
+            header_param_name: self
+                .header_param_name
+                .as_deref()
+                .unwrap_or("")
+                .trim()
+                .to_owned(),
             required_fields: self.required_fields.clone().unwrap_or_default(),
             is_hidden: self.is_hidden.unwrap_or(false),
             is_verified: self.is_verified.unwrap_or(true),
@@ -204,7 +238,9 @@ impl ApiInput {
 }
 
 pub fn is_service_key(s: &str) -> bool {
-    (2..=60).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    (2..=60).contains(&s.len())
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
 /// A unique violation names what is taken: the service key or the PID.
@@ -212,7 +248,9 @@ fn taken(e: sqlx::Error) -> Error {
     if let sqlx::Error::Database(d) = &e {
         if d.is_unique_violation() {
             return match d.constraint() {
-                Some(c) if c.contains("pid") => Error::conflict("An API with this PID already exists"),
+                Some(c) if c.contains("pid") => {
+                    Error::conflict("An API with this PID already exists")
+                }
                 _ => Error::conflict("An API with this service already exists"),
             };
         }
@@ -230,7 +268,11 @@ pub struct ApiFilter {
 
 pub async fn list(conn: &mut PgConnection, f: &ApiFilter, page: PageRequest) -> Result<Page<Api>> {
     let search = paging::contains_pattern(f.q.as_deref());
-    let category = f.category.as_deref().map(str::trim).filter(|s| !s.is_empty() && !s.eq_ignore_ascii_case("all"));
+    let category = f
+        .category
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && !s.eq_ignore_ascii_case("all"));
     List {
         columns: API_COLUMNS,
         rows: |q: &mut QueryBuilder<Postgres>| {
@@ -241,7 +283,9 @@ pub async fn list(conn: &mut PgConnection, f: &ApiFilter, page: PageRequest) -> 
                 q.push(" OR c.pid ILIKE ").push_bind(s.clone()).push(")");
             }
             if let Some(c) = category {
-                q.push(" AND lower(c.category) = lower(").push_bind(c.to_owned()).push(")");
+                q.push(" AND lower(c.category) = lower(")
+                    .push_bind(c.to_owned())
+                    .push(")");
             }
             if f.sandbox_only {
                 q.push(" AND EXISTS (SELECT 1 FROM sandbox_apis s WHERE s.api_id = c.id)");
@@ -254,11 +298,13 @@ pub async fn list(conn: &mut PgConnection, f: &ApiFilter, page: PageRequest) -> 
 }
 
 pub async fn get(conn: &mut PgConnection, id: i64) -> Result<Api> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {API_COLUMNS} FROM api_catalogue c WHERE c.id = $1")))
-        .bind(id)
-        .fetch_optional(conn)
-        .await?
-        .ok_or(Error::NotFound)
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {API_COLUMNS} FROM api_catalogue c WHERE c.id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(Error::NotFound)
 }
 
 type IdQuery<'q> = sqlx::query::QueryScalar<'q, sqlx::Postgres, i64, sqlx::postgres::PgArguments>;
@@ -289,7 +335,9 @@ pub async fn create(conn: &mut PgConnection, input: &ApiInput, actor: Actor) -> 
     let a = input.validate()?;
     // Generated PIDs continue the catalogue's numbering; the lock keeps two creations from
     // picking the same number.
-    sqlx::query("SELECT pg_advisory_xact_lock(hashtext('api_catalogue.pid'))").execute(&mut *conn).await?;
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtext('api_catalogue.pid'))")
+        .execute(&mut *conn)
+        .await?;
     let insert = sqlx::query_scalar(
         "INSERT INTO api_catalogue (service, name, category, description, pid, method, endpoint, documentation_link, curl_code,
                                     response_code, param_name, header_param_name, required_fields, is_hidden, is_verified,
@@ -299,24 +347,35 @@ pub async fn create(conn: &mut PgConnection, input: &ApiInput, actor: Actor) -> 
                  $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
          RETURNING id",
     );
-    let id: i64 = bind_fields(insert, &a).fetch_one(&mut *conn).await.map_err(taken)?;
+    let id: i64 = bind_fields(insert, &a)
+        .fetch_one(&mut *conn)
+        .await
+        .map_err(taken)?;
     let api = get(conn, id).await?;
-    audit::record(conn, &audit::Record {
-        actor,
-        action: "api.create",
-        entity: "api",
-        entity_id: id.to_string(),
-        partner_id: None,
-        before: None,
-        after: Some(serde_json::to_value(&api).map_err(anyhow::Error::from)?),
-    })
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action: "api.create",
+            entity: "api",
+            entity_id: id.to_string(),
+            partner_id: None,
+            before: None,
+            after: Some(serde_json::to_value(&api).map_err(anyhow::Error::from)?),
+        },
+    )
     .await?;
     Ok(api)
 }
 
 /// Replaces every field of the entry (the edit form sends them all). The PID stays unless a
 /// new one is given.
-pub async fn update(conn: &mut PgConnection, id: i64, input: &ApiInput, actor: Actor) -> Result<Api> {
+pub async fn update(
+    conn: &mut PgConnection,
+    id: i64,
+    input: &ApiInput,
+    actor: Actor,
+) -> Result<Api> {
     let a = input.validate()?;
     let before = get_for_update(conn, id).await?;
     let update = sqlx::query_scalar(
@@ -328,43 +387,57 @@ pub async fn update(conn: &mut PgConnection, id: i64, input: &ApiInput, actor: A
           WHERE id = $1 RETURNING id",
     )
     .bind(id);
-    let _: i64 = bind_fields(update, &a).fetch_one(&mut *conn).await.map_err(taken)?;
+    let _: i64 = bind_fields(update, &a)
+        .fetch_one(&mut *conn)
+        .await
+        .map_err(taken)?;
     let after = get(conn, id).await?;
-    audit::record(conn, &audit::Record {
-        actor,
-        action: "api.update",
-        entity: "api",
-        entity_id: id.to_string(),
-        partner_id: None,
-        before: Some(serde_json::to_value(&before).map_err(anyhow::Error::from)?),
-        after: Some(serde_json::to_value(&after).map_err(anyhow::Error::from)?),
-    })
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action: "api.update",
+            entity: "api",
+            entity_id: id.to_string(),
+            partner_id: None,
+            before: Some(serde_json::to_value(&before).map_err(anyhow::Error::from)?),
+            after: Some(serde_json::to_value(&after).map_err(anyhow::Error::from)?),
+        },
+    )
     .await?;
     Ok(after)
 }
 
 async fn get_for_update(conn: &mut PgConnection, id: i64) -> Result<Api> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {API_COLUMNS} FROM api_catalogue c WHERE c.id = $1 FOR UPDATE OF c")))
-        .bind(id)
-        .fetch_optional(conn)
-        .await?
-        .ok_or(Error::NotFound)
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {API_COLUMNS} FROM api_catalogue c WHERE c.id = $1 FOR UPDATE OF c"
+    )))
+    .bind(id)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(Error::NotFound)
 }
 
 /// Deletes the entry and, by cascade, its slab, customised and user prices and its sandbox
 /// listing. Past transactions keep their service and PID (their api_id becomes NULL).
 pub async fn delete(conn: &mut PgConnection, id: i64, actor: Actor) -> Result<()> {
     let before = get_for_update(conn, id).await?;
-    sqlx::query("DELETE FROM api_catalogue WHERE id = $1").bind(id).execute(&mut *conn).await?;
-    audit::record(conn, &audit::Record {
-        actor,
-        action: "api.delete",
-        entity: "api",
-        entity_id: id.to_string(),
-        partner_id: None,
-        before: Some(serde_json::to_value(&before).map_err(anyhow::Error::from)?),
-        after: None,
-    })
+    sqlx::query("DELETE FROM api_catalogue WHERE id = $1")
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action: "api.delete",
+            entity: "api",
+            entity_id: id.to_string(),
+            partner_id: None,
+            before: Some(serde_json::to_value(&before).map_err(anyhow::Error::from)?),
+            after: None,
+        },
+    )
     .await?;
     Ok(())
 }
@@ -373,20 +446,33 @@ pub async fn delete(conn: &mut PgConnection, id: i64, actor: Actor) -> Result<()
 pub async fn set_sandbox(conn: &mut PgConnection, id: i64, on: bool, actor: Actor) -> Result<Api> {
     let before = get_for_update(conn, id).await?;
     if on {
-        sqlx::query("INSERT INTO sandbox_apis (api_id) VALUES ($1) ON CONFLICT DO NOTHING").bind(id).execute(&mut *conn).await?;
+        sqlx::query("INSERT INTO sandbox_apis (api_id) VALUES ($1) ON CONFLICT DO NOTHING")
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
     } else {
-        sqlx::query("DELETE FROM sandbox_apis WHERE api_id = $1").bind(id).execute(&mut *conn).await?;
+        sqlx::query("DELETE FROM sandbox_apis WHERE api_id = $1")
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
     }
     if before.is_sandbox != on {
-        audit::record(conn, &audit::Record {
-            actor,
-            action: if on { "api.sandbox_add" } else { "api.sandbox_remove" },
-            entity: "api",
-            entity_id: id.to_string(),
-            partner_id: None,
-            before: Some(serde_json::json!({ "is_sandbox": before.is_sandbox })),
-            after: Some(serde_json::json!({ "is_sandbox": on })),
-        })
+        audit::record(
+            conn,
+            &audit::Record {
+                actor,
+                action: if on {
+                    "api.sandbox_add"
+                } else {
+                    "api.sandbox_remove"
+                },
+                entity: "api",
+                entity_id: id.to_string(),
+                partner_id: None,
+                before: Some(serde_json::json!({ "is_sandbox": before.is_sandbox })),
+                after: Some(serde_json::json!({ "is_sandbox": on })),
+            },
+        )
         .await?;
     }
     get(conn, id).await
@@ -394,7 +480,12 @@ pub async fn set_sandbox(conn: &mut PgConnection, id: i64, on: bool, actor: Acto
 
 /// The catalogue id of a service key.
 pub async fn id_of_service(conn: &mut PgConnection, service: &str) -> Result<Option<i64>> {
-    Ok(sqlx::query_scalar("SELECT id FROM api_catalogue WHERE service = $1").bind(service.trim()).fetch_optional(conn).await?)
+    Ok(
+        sqlx::query_scalar("SELECT id FROM api_catalogue WHERE service = $1")
+            .bind(service.trim())
+            .fetch_optional(conn)
+            .await?,
+    )
 }
 
 /// One API as partners see the catalogue (My APIs, the price screens' labels).
@@ -455,16 +546,34 @@ mod tests {
         assert_eq!(v.response_code, serde_json::json!({"ok": true}));
         assert_eq!(v.method, "post");
 
-        let Err(Error::Invalid { fields, .. }) = ApiInput::default().validate() else { panic!() };
-        for f in ["name", "category", "service", "description", "endpoint", "documentation_link", "curl_code", "response_code"] {
+        let Err(Error::Invalid { fields, .. }) = ApiInput::default().validate() else {
+            panic!()
+        };
+        for f in [
+            "name",
+            "category",
+            "service",
+            "description",
+            "endpoint",
+            "documentation_link",
+            "curl_code",
+            "response_code",
+        ] {
             assert!(fields.contains_key(f), "{f} not required");
         }
         assert!(!fields.contains_key("param_name"));
 
-        for bad in [serde_json::json!("[1,2]"), serde_json::json!("not json"), serde_json::json!([1]), serde_json::json!(5)] {
+        for bad in [
+            serde_json::json!("[1,2]"),
+            serde_json::json!("not json"),
+            serde_json::json!([1]),
+            serde_json::json!(5),
+        ] {
             let mut i = full();
             i.response_code = Some(bad);
-            let Err(Error::Invalid { fields, .. }) = i.validate() else { panic!() };
+            let Err(Error::Invalid { fields, .. }) = i.validate() else {
+                panic!()
+            };
             assert_eq!(fields["response_code"], RESPONSE_CODE_NOT_OBJECT);
         }
     }

@@ -39,10 +39,19 @@ pub struct Filter {
 
 pub async fn list(conn: &mut PgConnection, f: &Filter, page: PageRequest) -> Result<Page<Client>> {
     let contains = [
-        ("first_name", paging::contains_pattern(f.first_name.as_deref())),
-        ("last_name", paging::contains_pattern(f.last_name.as_deref())),
+        (
+            "first_name",
+            paging::contains_pattern(f.first_name.as_deref()),
+        ),
+        (
+            "last_name",
+            paging::contains_pattern(f.last_name.as_deref()),
+        ),
         ("email::text", paging::contains_pattern(f.email.as_deref())),
-        ("phone_number", paging::contains_pattern(f.phone_number.as_deref())),
+        (
+            "phone_number",
+            paging::contains_pattern(f.phone_number.as_deref()),
+        ),
     ];
     List {
         columns: COLUMNS,
@@ -65,11 +74,13 @@ pub async fn list(conn: &mut PgConnection, f: &Filter, page: PageRequest) -> Res
 }
 
 pub async fn get(conn: &mut PgConnection, id: i64) -> Result<Client> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM partners WHERE id = $1")))
-        .bind(id)
-        .fetch_optional(conn)
-        .await?
-        .ok_or(Error::NotFound)
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM partners WHERE id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(Error::NotFound)
 }
 
 /// The super admin's dashboard: partners, API and product transactions, and the money held

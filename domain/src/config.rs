@@ -25,11 +25,17 @@ pub fn load_dotenv() {
 }
 
 fn raw(var: &'static str) -> Option<String> {
-    env::var(var).ok().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
+    env::var(var)
+        .ok()
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
 }
 
 fn required(var: &'static str) -> Result<String, ConfigError> {
-    raw(var).ok_or(ConfigError { var, problem: "is not set".into() })
+    raw(var).ok_or(ConfigError {
+        var,
+        problem: "is not set".into(),
+    })
 }
 
 fn parsed<T: FromStr>(var: &'static str, default: T) -> Result<T, ConfigError> {
@@ -43,18 +49,26 @@ fn parsed<T: FromStr>(var: &'static str, default: T) -> Result<T, ConfigError> {
 }
 
 fn one_of(var: &'static str, default: &str, allowed: &[&str]) -> Result<String, ConfigError> {
-    let v = raw(var).unwrap_or_else(|| default.to_owned()).to_lowercase();
+    let v = raw(var)
+        .unwrap_or_else(|| default.to_owned())
+        .to_lowercase();
     if allowed.contains(&v.as_str()) {
         Ok(v)
     } else {
-        Err(ConfigError { var, problem: format!("must be one of {}, not {v:?}", allowed.join(", ")) })
+        Err(ConfigError {
+            var,
+            problem: format!("must be one of {}, not {v:?}", allowed.join(", ")),
+        })
     }
 }
 
 fn secret(var: &'static str, min_len: usize) -> Result<String, ConfigError> {
     let v = required(var)?;
     if v.len() < min_len {
-        return Err(ConfigError { var, problem: format!("must be at least {min_len} characters") });
+        return Err(ConfigError {
+            var,
+            problem: format!("must be at least {min_len} characters"),
+        });
     }
     Ok(v)
 }
@@ -62,7 +76,10 @@ fn secret(var: &'static str, min_len: usize) -> Result<String, ConfigError> {
 fn cron_expr(var: &'static str, default: &str) -> Result<String, ConfigError> {
     let v = raw(var).unwrap_or_else(|| default.to_owned());
     if v.split_whitespace().count() != 6 {
-        return Err(ConfigError { var, problem: format!("must be a 6-field cron expression (with seconds), not {v:?}") });
+        return Err(ConfigError {
+            var,
+            problem: format!("must be a 6-field cron expression (with seconds), not {v:?}"),
+        });
     }
     Ok(v)
 }
@@ -82,7 +99,9 @@ pub fn database_url() -> Result<String, ConfigError> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MailConfig {
     /// Every message becomes one `.eml` file in this folder.
-    Outbox { dir: PathBuf },
+    Outbox {
+        dir: PathBuf,
+    },
     Smtp(SmtpConfig),
 }
 
@@ -115,7 +134,9 @@ impl fmt::Debug for SmtpConfig {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StorageConfig {
     /// A local folder; links are HMAC-signed and served by the api under /files.
-    Local { dir: PathBuf },
+    Local {
+        dir: PathBuf,
+    },
     S3(S3Config),
 }
 
@@ -143,7 +164,9 @@ impl fmt::Debug for S3Config {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CaptchaConfig {
     Builtin,
-    Recaptcha { secret: String },
+    Recaptcha {
+        secret: String,
+    },
     /// Tests only: the captcha field is ignored.
     Off,
 }
@@ -217,7 +240,12 @@ pub struct GatewayConfig {
 
 impl Default for GatewayConfig {
     fn default() -> Self {
-        Self { rate_limit_per_minute: 600, settle_after: Duration::from_secs(120), settle_schedule: "30 * * * * *".into(), batch_rows_per_second: 20 }
+        Self {
+            rate_limit_per_minute: 600,
+            settle_after: Duration::from_secs(120),
+            settle_schedule: "30 * * * * *".into(),
+            batch_rows_per_second: 20,
+        }
     }
 }
 
@@ -236,7 +264,11 @@ pub struct ExportConfig {
 
 impl Default for ExportConfig {
     fn default() -> Self {
-        Self { part_rows: 100_000, retention: Duration::from_secs(168 * 3600), link_ttl: Duration::from_secs(3600) }
+        Self {
+            part_rows: 100_000,
+            retention: Duration::from_secs(168 * 3600),
+            link_ttl: Duration::from_secs(3600),
+        }
     }
 }
 
@@ -251,14 +283,23 @@ pub struct RateLimitConfig {
 
 impl Default for RateLimitConfig {
     fn default() -> Self {
-        Self { sign_in: 10, sign_up: 10, forgot_password: 5, contact: 5, captcha: 60 }
+        Self {
+            sign_in: 10,
+            sign_up: 10,
+            forgot_password: 5,
+            contact: 5,
+            captcha: 60,
+        }
     }
 }
 
 fn per_minute(var: &'static str, default: u32) -> Result<u32, ConfigError> {
     let n: u32 = parsed(var, default)?;
     if n == 0 {
-        return Err(ConfigError { var, problem: "must be at least 1 (requests per minute)".into() });
+        return Err(ConfigError {
+            var,
+            problem: "must be at least 1 (requests per minute)".into(),
+        });
     }
     Ok(n)
 }
@@ -303,7 +344,10 @@ impl Config {
             .trim_end_matches('/')
             .to_owned();
         if !(public_url.starts_with("http://") || public_url.starts_with("https://")) {
-            return Err(ConfigError { var: "PUBLIC_URL", problem: "must start with http:// or https://".into() });
+            return Err(ConfigError {
+                var: "PUBLIC_URL",
+                problem: "must start with http:// or https://".into(),
+            });
         }
         let mail = match one_of("MAIL", "outbox", &["outbox", "smtp"])?.as_str() {
             "smtp" => MailConfig::Smtp(SmtpConfig {
@@ -314,7 +358,11 @@ impl Config {
                 tls: one_of("SMTP_TLS", "starttls", &["none", "starttls", "tls"])?,
                 tls_name: None,
             }),
-            _ => MailConfig::Outbox { dir: raw("MAIL_OUTBOX_DIR").unwrap_or_else(|| ".data/outbox".into()).into() },
+            _ => MailConfig::Outbox {
+                dir: raw("MAIL_OUTBOX_DIR")
+                    .unwrap_or_else(|| ".data/outbox".into())
+                    .into(),
+            },
         };
         let storage = match one_of("STORAGE", "local", &["local", "s3"])?.as_str() {
             "s3" => StorageConfig::S3(S3Config {
@@ -324,10 +372,17 @@ impl Config {
                 access_key_id: required("S3_ACCESS_KEY_ID")?,
                 secret_access_key: required("S3_SECRET_ACCESS_KEY")?,
             }),
-            _ => StorageConfig::Local { dir: raw("STORAGE_DIR").unwrap_or_else(|| ".data/storage".into()).into() },
+            _ => StorageConfig::Local {
+                dir: raw("STORAGE_DIR")
+                    .unwrap_or_else(|| ".data/storage".into())
+                    .into(),
+            },
         };
-        let captcha = match one_of("CAPTCHA", "builtin", &["builtin", "recaptcha", "off"])?.as_str() {
-            "recaptcha" => CaptchaConfig::Recaptcha { secret: required("RECAPTCHA_SECRET")? },
+        let captcha = match one_of("CAPTCHA", "builtin", &["builtin", "recaptcha", "off"])?.as_str()
+        {
+            "recaptcha" => CaptchaConfig::Recaptcha {
+                secret: required("RECAPTCHA_SECRET")?,
+            },
             "off" => CaptchaConfig::Off,
             _ => CaptchaConfig::Builtin,
         };
@@ -335,10 +390,16 @@ impl Config {
         let encryption_key = hex::decode(&key_hex)
             .ok()
             .and_then(|b| <[u8; 32]>::try_from(b).ok())
-            .ok_or(ConfigError { var: "ENCRYPTION_KEY", problem: "must be 64 hex characters (32 bytes)".into() })?;
+            .ok_or(ConfigError {
+                var: "ENCRYPTION_KEY",
+                problem: "must be 64 hex characters (32 bytes)".into(),
+            })?;
         let concurrency: usize = parsed("WORKER_CONCURRENCY", 4)?;
         if concurrency == 0 || concurrency > 256 {
-            return Err(ConfigError { var: "WORKER_CONCURRENCY", problem: "must be between 1 and 256".into() });
+            return Err(ConfigError {
+                var: "WORKER_CONCURRENCY",
+                problem: "must be between 1 and 256".into(),
+            });
         }
         Ok(Self {
             database_url: database_url()?,
@@ -347,13 +408,16 @@ impl Config {
             host: raw("HOST").unwrap_or_else(|| "0.0.0.0".into()),
             port,
             public_url,
-            platform_domain: raw("PLATFORM_DOMAIN").unwrap_or_else(|| "localhost".into()).to_lowercase(),
+            platform_domain: raw("PLATFORM_DOMAIN")
+                .unwrap_or_else(|| "localhost".into())
+                .to_lowercase(),
             jwt_secret: secret("JWT_SECRET", 32)?,
             session_ttl: Duration::from_secs(60 * 60 * parsed::<u64>("SESSION_TTL_HOURS", 12)?),
             encryption_key,
             link_signing_key: secret("LINK_SIGNING_KEY", 32)?,
             mail,
-            mail_from: raw("MAIL_FROM").unwrap_or_else(|| "KYC Platform <no-reply@localhost>".into()),
+            mail_from: raw("MAIL_FROM")
+                .unwrap_or_else(|| "KYC Platform <no-reply@localhost>".into()),
             contact_email: raw("CONTACT_EMAIL").unwrap_or_else(|| "sales@localhost".into()),
             storage,
             captcha,
@@ -363,21 +427,39 @@ impl Config {
             job_retry_base: Duration::from_millis(parsed("JOB_RETRY_BASE_MS", 2_000)?),
             upstream_timeout: Duration::from_millis(parsed("UPSTREAM_TIMEOUT_MS", 15_000)?),
             upstream_base_url: {
-                let url = raw("UPSTREAM_BASE_URL").unwrap_or_else(|| "http://127.0.0.1:9090".into());
+                let url =
+                    raw("UPSTREAM_BASE_URL").unwrap_or_else(|| "http://127.0.0.1:9090".into());
                 if !(url.starts_with("http://") || url.starts_with("https://")) {
-                    return Err(ConfigError { var: "UPSTREAM_BASE_URL", problem: "must start with http:// or https://".into() });
+                    return Err(ConfigError {
+                        var: "UPSTREAM_BASE_URL",
+                        problem: "must start with http:// or https://".into(),
+                    });
                 }
                 url.trim_end_matches('/').to_owned()
             },
             gateway: {
                 let d = GatewayConfig::default();
-                let settle_after = Duration::from_secs(parsed("SETTLE_PENDING_AFTER_SECS", d.settle_after.as_secs())?);
+                let settle_after = Duration::from_secs(parsed(
+                    "SETTLE_PENDING_AFTER_SECS",
+                    d.settle_after.as_secs(),
+                )?);
                 GatewayConfig {
-                    rate_limit_per_minute: per_minute("RATE_LIMIT_GATEWAY", d.rate_limit_per_minute)?,
+                    rate_limit_per_minute: per_minute(
+                        "RATE_LIMIT_GATEWAY",
+                        d.rate_limit_per_minute,
+                    )?,
                     settle_after,
                     settle_schedule: cron_expr("SETTLE_PENDING_SCHEDULE", &d.settle_schedule)?,
-                    batch_rows_per_second: match parsed("BATCH_ROWS_PER_SECOND", d.batch_rows_per_second)? {
-                        0 => return Err(ConfigError { var: "BATCH_ROWS_PER_SECOND", problem: "must be at least 1 (rows per second)".into() }),
+                    batch_rows_per_second: match parsed(
+                        "BATCH_ROWS_PER_SECOND",
+                        d.batch_rows_per_second,
+                    )? {
+                        0 => {
+                            return Err(ConfigError {
+                                var: "BATCH_ROWS_PER_SECOND",
+                                problem: "must be at least 1 (rows per second)".into(),
+                            });
+                        }
                         n => n,
                     },
                 }
@@ -386,7 +468,10 @@ impl Config {
             job_retention: {
                 let hours: u64 = parsed("JOB_RETENTION_HOURS", 168)?;
                 if hours == 0 || hours > 24 * 366 {
-                    return Err(ConfigError { var: "JOB_RETENTION_HOURS", problem: "must be between 1 and 8784".into() });
+                    return Err(ConfigError {
+                        var: "JOB_RETENTION_HOURS",
+                        problem: "must be between 1 and 8784".into(),
+                    });
                 }
                 Duration::from_secs(hours * 3600)
             },
@@ -394,18 +479,31 @@ impl Config {
                 let d = ExportConfig::default();
                 let part_rows: u64 = parsed("EXPORT_PART_ROWS", d.part_rows)?;
                 if !(1..=1_000_000).contains(&part_rows) {
-                    return Err(ConfigError { var: "EXPORT_PART_ROWS", problem: "must be between 1 and 1000000".into() });
+                    return Err(ConfigError {
+                        var: "EXPORT_PART_ROWS",
+                        problem: "must be between 1 and 1000000".into(),
+                    });
                 }
                 let hours: u64 = parsed("EXPORT_RETENTION_HOURS", 168)?;
                 if hours == 0 || hours > 24 * 366 {
-                    return Err(ConfigError { var: "EXPORT_RETENTION_HOURS", problem: "must be between 1 and 8784".into() });
+                    return Err(ConfigError {
+                        var: "EXPORT_RETENTION_HOURS",
+                        problem: "must be between 1 and 8784".into(),
+                    });
                 }
                 // SigV4 presigned links live a week at most.
                 let ttl: u64 = parsed("EXPORT_LINK_TTL_SECS", d.link_ttl.as_secs())?;
                 if ttl == 0 || ttl > 7 * 24 * 3600 {
-                    return Err(ConfigError { var: "EXPORT_LINK_TTL_SECS", problem: "must be between 1 and 604800".into() });
+                    return Err(ConfigError {
+                        var: "EXPORT_LINK_TTL_SECS",
+                        problem: "must be between 1 and 604800".into(),
+                    });
                 }
-                ExportConfig { part_rows, retention: Duration::from_secs(hours * 3600), link_ttl: Duration::from_secs(ttl) }
+                ExportConfig {
+                    part_rows,
+                    retention: Duration::from_secs(hours * 3600),
+                    link_ttl: Duration::from_secs(ttl),
+                }
             },
             rate_limits: {
                 let d = RateLimitConfig::default();
@@ -425,8 +523,14 @@ impl Config {
 
     /// The branded site of a partner.
     pub fn partner_site_url(&self, subdomain: &str) -> String {
-        let (scheme, rest) = self.public_url.split_once("://").unwrap_or(("http", &self.public_url));
-        let port = rest.rsplit_once(':').map(|(_, p)| format!(":{p}")).unwrap_or_default();
+        let (scheme, rest) = self
+            .public_url
+            .split_once("://")
+            .unwrap_or(("http", &self.public_url));
+        let port = rest
+            .rsplit_once(':')
+            .map(|(_, p)| format!(":{p}"))
+            .unwrap_or_default();
         format!("{scheme}://{subdomain}.{}{port}", self.platform_domain)
     }
 }

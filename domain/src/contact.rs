@@ -20,23 +20,55 @@ impl ContactForm {
     /// Rules of the spec: name, email (an e-mail) and phone required, phone at most 10
     /// characters, message optional.
     pub fn parse(name: &str, email: &str, mobile: &str, message: &str) -> Result<Self> {
-        let (name, email, mobile, message) = (name.trim(), email.trim(), mobile.trim(), message.trim());
+        let (name, email, mobile, message) =
+            (name.trim(), email.trim(), mobile.trim(), message.trim());
         let mut v = Violations::new();
         v.check(!name.is_empty(), "name", "Name is required");
         v.check(name.chars().count() <= 100, "name", "Name is too long");
         v.check(!email.is_empty(), "email", "Email is required");
-        v.check(email.is_empty() || crate::email_address::is_valid(email), "email", crate::email_address::INVALID);
+        v.check(
+            email.is_empty() || crate::email_address::is_valid(email),
+            "email",
+            crate::email_address::INVALID,
+        );
         v.check(!mobile.is_empty(), "mobile", "Phone is required");
-        v.check(mobile.chars().count() <= 10, "mobile", "Phone must be at most 10 characters");
-        v.check(mobile.chars().all(|c| c.is_ascii_digit()), "mobile", "Phone must contain digits only");
-        v.check(message.chars().count() <= 5000, "message", "Message is too long");
+        v.check(
+            mobile.chars().count() <= 10,
+            "mobile",
+            "Phone must be at most 10 characters",
+        );
+        v.check(
+            mobile.chars().all(|c| c.is_ascii_digit()),
+            "mobile",
+            "Phone must contain digits only",
+        );
+        v.check(
+            message.chars().count() <= 5000,
+            "message",
+            "Message is too long",
+        );
         // Control characters (a NUL above all) would make the mail unbuildable on every retry.
         for (field, value) in [("name", name), ("email", email), ("mobile", mobile)] {
-            v.check(!value.chars().any(char::is_control), field, "Please remove special characters");
+            v.check(
+                !value.chars().any(char::is_control),
+                field,
+                "Please remove special characters",
+            );
         }
-        v.check(!message.chars().any(|c| c.is_control() && c != '\n' && c != '\r' && c != '\t'), "message", "Please remove special characters");
+        v.check(
+            !message
+                .chars()
+                .any(|c| c.is_control() && c != '\n' && c != '\r' && c != '\t'),
+            "message",
+            "Please remove special characters",
+        );
         v.into_result()?;
-        Ok(Self { name: name.into(), email: email.into(), mobile: mobile.into(), message: message.into() })
+        Ok(Self {
+            name: name.into(),
+            email: email.into(),
+            mobile: mobile.into(),
+            message: message.into(),
+        })
     }
 
     /// Keeps the enquiry and queues its mail (by id) in one transaction; returns the job id.
@@ -49,18 +81,31 @@ impl ContactForm {
             .bind(&self.message)
             .fetch_one(&mut *tx)
             .await?;
-        let job_id = crate::queue::push(&mut tx, &SendMail::of(Mail::Contact { request_id: id }), None).await?;
+        let job_id = crate::queue::push(
+            &mut tx,
+            &SendMail::of(Mail::Contact { request_id: id }),
+            None,
+        )
+        .await?;
         tx.commit().await?;
-        job_id.ok_or_else(|| crate::Error::Other(anyhow::anyhow!("an unkeyed job is always queued")))
+        job_id
+            .ok_or_else(|| crate::Error::Other(anyhow::anyhow!("an unkeyed job is always queued")))
     }
 
     /// A kept enquiry, for its mail; `None` once it is gone.
     pub async fn get(conn: &mut PgConnection, id: i64) -> Result<Option<Self>> {
-        Ok(sqlx::query_as::<_, (String, String, String, String)>("SELECT name, email, mobile, message FROM contact_requests WHERE id = $1")
-            .bind(id)
-            .fetch_optional(conn)
-            .await?
-            .map(|(name, email, mobile, message)| Self { name, email, mobile, message }))
+        Ok(sqlx::query_as::<_, (String, String, String, String)>(
+            "SELECT name, email, mobile, message FROM contact_requests WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(conn)
+        .await?
+        .map(|(name, email, mobile, message)| Self {
+            name,
+            email,
+            mobile,
+            message,
+        }))
     }
 
     pub fn to_email(&self, provider_address: &str) -> Email {
@@ -69,9 +114,17 @@ impl ContactForm {
             self.name,
             self.email,
             self.mobile,
-            if self.message.is_empty() { "(none)" } else { &self.message }
+            if self.message.is_empty() {
+                "(none)"
+            } else {
+                &self.message
+            }
         );
-        let mut e = Email::new(provider_address, format!("Contact form: {}", self.name), text);
+        let mut e = Email::new(
+            provider_address,
+            format!("Contact form: {}", self.name),
+            text,
+        );
         e.reply_to = Some(self.email.clone());
         e
     }

@@ -21,8 +21,11 @@ use tokio::sync::Semaphore;
 /// `verify_password_pooled`: on tokio's blocking threads, at most one per core but one at a
 /// time, so a burst queues (asynchronously) and one core stays free for every other request
 /// (with a hasher per core, the async threads fought them for CPU: `/healthz` p99 257 ms).
-static HASHING: LazyLock<Semaphore> =
-    LazyLock::new(|| Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))));
+static HASHING: LazyLock<Semaphore> = LazyLock::new(|| {
+    Semaphore::new(
+        std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1)),
+    )
+});
 
 /// Bench only (`cargo run -p bench -- signin`): the old way, on the calling async thread, to
 /// measure the reference in the same run.
@@ -33,7 +36,9 @@ pub fn hash_on_async_threads_for_bench(on: bool) {
     ON_ASYNC_THREADS.store(on, Ordering::Relaxed);
 }
 
-async fn off_the_async_threads<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+async fn off_the_async_threads<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
     if ON_ASYNC_THREADS.load(Ordering::Relaxed) {
         return Some(work());
     }
@@ -45,13 +50,17 @@ async fn off_the_async_threads<T: Send + 'static>(work: impl FnOnce() -> T + Sen
 /// wait for a permit would hold the connection and its locks.
 pub async fn hash_password_pooled(password: &str) -> anyhow::Result<String> {
     let password = password.to_owned();
-    off_the_async_threads(move || hash_password(&password)).await.unwrap_or_else(|| Err(anyhow::anyhow!("hashing a password: the task failed")))
+    off_the_async_threads(move || hash_password(&password))
+        .await
+        .unwrap_or_else(|| Err(anyhow::anyhow!("hashing a password: the task failed")))
 }
 
 /// `verify_password` on the bounded blocking pool (see `hash_password_pooled`).
 pub async fn verify_password_pooled(password: &str, hash: &str) -> bool {
     let (password, hash) = (password.to_owned(), hash.to_owned());
-    off_the_async_threads(move || verify_password(&password, &hash)).await.unwrap_or(false)
+    off_the_async_threads(move || verify_password(&password, &hash))
+        .await
+        .unwrap_or(false)
 }
 
 /// Blocking; in async code use `hash_password_pooled`.
@@ -67,7 +76,11 @@ pub fn hash_password(password: &str) -> anyhow::Result<String> {
 /// use `verify_password_pooled`.
 pub fn verify_password(password: &str, hash: &str) -> bool {
     PasswordHash::new(hash)
-        .map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+        .map(|parsed| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &parsed)
+                .is_ok()
+        })
         .unwrap_or(false)
 }
 
@@ -94,7 +107,9 @@ pub fn hmac_hex(key: &[u8], data: &[u8]) -> String {
 
 /// Compares an HMAC in constant time.
 pub fn hmac_verify(key: &[u8], data: &[u8], signature_hex: &str) -> bool {
-    let Ok(sig) = hex::decode(signature_hex) else { return false };
+    let Ok(sig) = hex::decode(signature_hex) else {
+        return false;
+    };
     let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key).expect("HMAC takes any key length");
     mac.update(data);
     mac.verify_slice(&sig).is_ok()
@@ -108,7 +123,9 @@ pub struct SecretBox {
 
 impl SecretBox {
     pub fn new(key: &[u8; 32]) -> Self {
-        Self { cipher: Aes256Gcm::new(key.into()) }
+        Self {
+            cipher: Aes256Gcm::new(key.into()),
+        }
     }
 
     pub fn seal(&self, plaintext: &str) -> Vec<u8> {
@@ -164,13 +181,24 @@ mod tests {
         // While they run, this (only) async thread is free: a timer fires on time.
         let t = std::time::Instant::now();
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        assert!(t.elapsed() < std::time::Duration::from_millis(150), "the async thread was blocked for {:?}", t.elapsed());
+        assert!(
+            t.elapsed() < std::time::Duration::from_millis(150),
+            "the async thread was blocked for {:?}",
+            t.elapsed()
+        );
         for task in tasks {
-            assert_ne!(task.await.unwrap().unwrap(), caller, "argon2 ran on the async thread");
+            assert_ne!(
+                task.await.unwrap().unwrap(),
+                caller,
+                "argon2 ran on the async thread"
+            );
         }
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         let peak = peak.load(Ordering::SeqCst);
-        assert!((1..=cores).contains(&peak), "{peak} hashes at once on {cores} cores");
+        assert!(
+            (1..=cores).contains(&peak),
+            "{peak} hashes at once on {cores} cores"
+        );
     }
 
     #[tokio::test]

@@ -29,7 +29,10 @@ impl Period {
     /// or more than [`MAX_DAYS`] days.
     pub fn parse(from: Option<&str>, to: Option<&str>, today: NaiveDate) -> Result<Self> {
         let mut v = Violations::new();
-        let mut day = |field: &str, label: &str, s: Option<&str>| match s.map(str::trim).filter(|s| !s.is_empty()) {
+        let mut day = |field: &str, label: &str, s: Option<&str>| match s
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
             None => None,
             Some(s) => {
                 let d = NaiveDate::parse_from_str(s, "%Y-%m-%d").ok();
@@ -49,7 +52,11 @@ impl Period {
         };
         if v.is_empty() {
             v.check(from <= to, "from", "From must not be after To");
-            v.check((to - from).num_days() < MAX_DAYS, "to", "The period must be at most 366 days");
+            v.check(
+                (to - from).num_days() < MAX_DAYS,
+                "to",
+                "The period must be at most 366 days",
+            );
         }
         v.into_result()?;
         Ok(Self { from, to })
@@ -73,7 +80,12 @@ pub struct Figures {
 
 impl Figures {
     fn new(calls: i64, revenue_paise: i64, cost_paise: i64) -> Self {
-        Self { calls, revenue_paise, cost_paise, margin_paise: revenue_paise - cost_paise }
+        Self {
+            calls,
+            revenue_paise,
+            cost_paise,
+            margin_paise: revenue_paise - cost_paise,
+        }
     }
 }
 
@@ -107,7 +119,11 @@ pub struct Earnings {
 
 /// The partner's earnings over `period`.
 #[tracing::instrument(skip(conn))]
-pub async fn of_partner(conn: &mut PgConnection, partner_id: i64, period: Period) -> Result<Earnings> {
+pub async fn of_partner(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    period: Period,
+) -> Result<Earnings> {
     let per_day: Vec<(NaiveDate, i64, i64, i64)> = sqlx::query_as(
         "SELECT day, calls, revenue_paise, cost_paise FROM earnings_counts
           WHERE partner_id = $1 AND service = '' AND day BETWEEN $2 AND $3",
@@ -131,11 +147,39 @@ pub async fn of_partner(conn: &mut PgConnection, partner_id: i64, period: Period
     .bind(period.to)
     .fetch_all(&mut *conn)
     .await?;
-    let by_day: std::collections::HashMap<NaiveDate, Figures> = per_day.into_iter().map(|(d, n, r, c)| (d, Figures::new(n, r, c))).collect();
-    let days: Vec<Day> = period.days().map(|day| Day { day, figures: by_day.get(&day).copied().unwrap_or_default() }).collect();
-    let total = days.iter().fold(Figures::default(), |t, d| Figures::new(t.calls + d.figures.calls, t.revenue_paise + d.figures.revenue_paise, t.cost_paise + d.figures.cost_paise));
-    let apis = per_api.into_iter().map(|(service, name, n, r, c)| ApiEarnings { service, name, figures: Figures::new(n, r, c) }).collect();
-    Ok(Earnings { from: period.from, to: period.to, total, days, apis })
+    let by_day: std::collections::HashMap<NaiveDate, Figures> = per_day
+        .into_iter()
+        .map(|(d, n, r, c)| (d, Figures::new(n, r, c)))
+        .collect();
+    let days: Vec<Day> = period
+        .days()
+        .map(|day| Day {
+            day,
+            figures: by_day.get(&day).copied().unwrap_or_default(),
+        })
+        .collect();
+    let total = days.iter().fold(Figures::default(), |t, d| {
+        Figures::new(
+            t.calls + d.figures.calls,
+            t.revenue_paise + d.figures.revenue_paise,
+            t.cost_paise + d.figures.cost_paise,
+        )
+    });
+    let apis = per_api
+        .into_iter()
+        .map(|(service, name, n, r, c)| ApiEarnings {
+            service,
+            name,
+            figures: Figures::new(n, r, c),
+        })
+        .collect();
+    Ok(Earnings {
+        from: period.from,
+        to: period.to,
+        total,
+        days,
+        apis,
+    })
 }
 
 #[cfg(test)]
@@ -149,15 +193,39 @@ mod tests {
     #[test]
     fn periods() {
         let today = d("2026-11-24");
-        assert_eq!(Period::parse(None, None, today).unwrap(), Period { from: d("2026-10-26"), to: today });
-        assert_eq!(Period::parse(Some("2026-01-01"), Some(" 2026-01-01 "), today).unwrap().days().count(), 1);
-        assert_eq!(Period::parse(Some("2026-01-01"), None, today).unwrap().to, d("2026-01-30"));
-        assert_eq!(Period::parse(Some("2025-01-01"), Some("2025-12-31"), today).unwrap().days().count(), 365);
+        assert_eq!(
+            Period::parse(None, None, today).unwrap(),
+            Period {
+                from: d("2026-10-26"),
+                to: today
+            }
+        );
+        assert_eq!(
+            Period::parse(Some("2026-01-01"), Some(" 2026-01-01 "), today)
+                .unwrap()
+                .days()
+                .count(),
+            1
+        );
+        assert_eq!(
+            Period::parse(Some("2026-01-01"), None, today).unwrap().to,
+            d("2026-01-30")
+        );
+        assert_eq!(
+            Period::parse(Some("2025-01-01"), Some("2025-12-31"), today)
+                .unwrap()
+                .days()
+                .count(),
+            365
+        );
         let fields = |f: Option<&str>, t: Option<&str>| match Period::parse(f, t, today) {
             Err(crate::Error::Invalid { fields, .. }) => fields.into_keys().collect::<Vec<_>>(),
             other => panic!("{other:?}"),
         };
-        assert_eq!(fields(Some("2026-13-01"), Some("yesterday")), ["from", "to"]);
+        assert_eq!(
+            fields(Some("2026-13-01"), Some("yesterday")),
+            ["from", "to"]
+        );
         assert_eq!(fields(Some("2026-02-01"), Some("2026-01-01")), ["from"]);
         assert_eq!(fields(Some("2024-01-01"), Some("2025-01-01")), ["to"]);
     }

@@ -18,17 +18,30 @@ fn is_deceptive(c: char) -> bool {
 /// True when `s` (already trimmed) is an address the mailer will send to: what
 /// `lettre::Address` parses, at most 254 bytes, a dotted domain, and nothing invisible.
 pub fn is_valid(s: &str) -> bool {
-    if s.is_empty() || s.len() > 254 || s.chars().any(|c| c.is_control() || c.is_whitespace() || is_deceptive(c)) {
+    if s.is_empty()
+        || s.len() > 254
+        || s.chars()
+            .any(|c| c.is_control() || c.is_whitespace() || is_deceptive(c))
+    {
         return false;
     }
-    let Ok(address) = s.parse::<lettre::Address>() else { return false };
+    let Ok(address) = s.parse::<lettre::Address>() else {
+        return false;
+    };
     let domain = address.domain();
-    address.user().len() <= 64 && domain.contains('.') && !domain.starts_with('.') && !domain.ends_with('.')
+    address.user().len() <= 64
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
 }
 
 /// `is_valid`, as the field error forms answer with.
 pub fn check(field: &str, s: &str) -> Result<()> {
-    if is_valid(s) { Ok(()) } else { Err(Error::invalid(field, INVALID)) }
+    if is_valid(s) {
+        Ok(())
+    } else {
+        Err(Error::invalid(field, INVALID))
+    }
 }
 
 /// Text such as a sender's display name: no control or bidi characters either.
@@ -68,10 +81,18 @@ mod tests {
         }
         assert!(!is_valid(&format!("{}@example.com", "a".repeat(65))));
         assert!(!is_valid(&format!("a@{}.com", "b".repeat(250))));
-        for good in ["a@example.com", "first.last+tag@sub.example.co.in", "o'brien@example.ie", "x_y-z@example.museum", "用户@例子.广告"] {
+        for good in [
+            "a@example.com",
+            "first.last+tag@sub.example.co.in",
+            "o'brien@example.ie",
+            "x_y-z@example.museum",
+            "用户@例子.广告",
+        ] {
             assert!(is_valid(good), "{good:?} refused");
             // And the mailer builds a message to it.
-            crate::mail::Email::new(good, "s", "t").to_message("KYC <no-reply@example.com>").unwrap();
+            crate::mail::Email::new(good, "s", "t")
+                .to_message("KYC <no-reply@example.com>")
+                .unwrap();
         }
     }
 }

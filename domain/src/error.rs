@@ -8,7 +8,10 @@ pub enum Error {
     NotFound,
     /// Validation of input, field by field.
     #[error("{message}")]
-    Invalid { message: String, fields: BTreeMap<String, String> },
+    Invalid {
+        message: String,
+        fields: BTreeMap<String, String>,
+    },
     #[error("{0}")]
     Conflict(String),
     #[error("{0}")]
@@ -30,7 +33,10 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     pub fn invalid(field: &str, message: impl Into<String>) -> Self {
         let message = message.into();
-        Error::Invalid { fields: BTreeMap::from([(field.to_owned(), message.clone())]), message }
+        Error::Invalid {
+            fields: BTreeMap::from([(field.to_owned(), message.clone())]),
+            message,
+        }
     }
 
     pub fn conflict(message: impl Into<String>) -> Self {
@@ -48,7 +54,9 @@ impl Violations {
     }
 
     pub fn add(&mut self, field: &str, message: impl Into<String>) {
-        self.0.entry(field.to_owned()).or_insert_with(|| message.into());
+        self.0
+            .entry(field.to_owned())
+            .or_insert_with(|| message.into());
     }
 
     pub fn check(&mut self, ok: bool, field: &str, message: &str) {
@@ -64,7 +72,10 @@ impl Violations {
     pub fn into_result(self) -> Result<()> {
         match self.0.iter().next() {
             None => Ok(()),
-            Some((_, first)) => Err(Error::Invalid { message: first.clone(), fields: self.0 }),
+            Some((_, first)) => Err(Error::Invalid {
+                message: first.clone(),
+                fields: self.0,
+            }),
         }
     }
 }

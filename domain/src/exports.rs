@@ -33,7 +33,13 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 5] = [Kind::ApiTransactions, Kind::ProductTransactions, Kind::ApiLogs, Kind::ProductLogs, Kind::WalletEntries];
+    pub const ALL: [Kind; 5] = [
+        Kind::ApiTransactions,
+        Kind::ProductTransactions,
+        Kind::ApiLogs,
+        Kind::ProductLogs,
+        Kind::WalletEntries,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -81,7 +87,10 @@ pub enum Scope {
 impl Scope {
     fn from_columns(partner_id: Option<i64>, user_id: Option<i64>) -> Scope {
         match (partner_id, user_id) {
-            (Some(partner_id), Some(user_id)) => Scope::User { partner_id, user_id },
+            (Some(partner_id), Some(user_id)) => Scope::User {
+                partner_id,
+                user_id,
+            },
             (Some(p), None) => Scope::Partner(p),
             // A user without a partner is never written; read it as the narrowest honest scope.
             (None, _) => Scope::AllPartners,
@@ -114,39 +123,56 @@ pub fn today_ist(now: DateTime<Utc>) -> NaiveDate {
 
 /// The first instant of an IST day.
 pub fn day_start(day: NaiveDate) -> DateTime<Utc> {
-    day.and_hms_opt(0, 0, 0).expect("midnight exists").and_local_timezone(ist()).single().expect("a fixed offset is unambiguous").to_utc()
+    day.and_hms_opt(0, 0, 0)
+        .expect("midnight exists")
+        .and_local_timezone(ist())
+        .single()
+        .expect("a fixed offset is unambiguous")
+        .to_utc()
 }
 
 /// The spec's date rules (part 1 §5): From at most today, To at most tomorrow, From not after
 /// To. Each failure is a 422 on its field.
-pub fn check_dates(from: Option<&str>, to: Option<&str>, today: NaiveDate) -> Result<(NaiveDate, NaiveDate)> {
+pub fn check_dates(
+    from: Option<&str>,
+    to: Option<&str>,
+    today: NaiveDate,
+) -> Result<(NaiveDate, NaiveDate)> {
     let mut v = Violations::new();
-    let parse = |v: &mut Violations, field: &str, label: &str, raw: Option<&str>| -> Option<NaiveDate> {
-        match raw.map(str::trim).filter(|s| !s.is_empty()) {
-            None => {
-                v.add(field, format!("{label} date is required"));
-                None
+    let parse =
+        |v: &mut Violations, field: &str, label: &str, raw: Option<&str>| -> Option<NaiveDate> {
+            match raw.map(str::trim).filter(|s| !s.is_empty()) {
+                None => {
+                    v.add(field, format!("{label} date is required"));
+                    None
+                }
+                Some(s) => match NaiveDate::parse_from_str(s, "%Y-%m-%d") {
+                    Ok(d) if d.year_ce().1 >= 2000 => Some(d),
+                    Ok(_) => {
+                        v.add(
+                            field,
+                            format!("{label} date must be in the year 2000 or later"),
+                        );
+                        None
+                    }
+                    Err(_) => {
+                        v.add(field, format!("{label} date must be a date as YYYY-MM-DD"));
+                        None
+                    }
+                },
             }
-            Some(s) => match NaiveDate::parse_from_str(s, "%Y-%m-%d") {
-                Ok(d) if d.year_ce().1 >= 2000 => Some(d),
-                Ok(_) => {
-                    v.add(field, format!("{label} date must be in the year 2000 or later"));
-                    None
-                }
-                Err(_) => {
-                    v.add(field, format!("{label} date must be a date as YYYY-MM-DD"));
-                    None
-                }
-            },
-        }
-    };
+        };
     let from = parse(&mut v, "from", "From", from);
     let to = parse(&mut v, "to", "To", to);
     if let Some(f) = from {
         v.check(f <= today, "from", "From date cannot be later than today");
     }
     if let Some(t) = to {
-        v.check(t <= today.succ_opt().unwrap_or(today), "to", "To date cannot be later than tomorrow");
+        v.check(
+            t <= today.succ_opt().unwrap_or(today),
+            "to",
+            "To date cannot be later than tomorrow",
+        );
     }
     if let (Some(f), Some(t)) = (from, to) {
         v.check(f <= t, "from", "From date cannot be after To date");
@@ -154,7 +180,6 @@ pub fn check_dates(from: Option<&str>, to: Option<&str>, today: NaiveDate) -> Re
     v.into_result()?;
     Ok((from.expect("checked"), to.expect("checked")))
 }
-
 
 /// A new export, already validated and scoped by the caller.
 #[derive(Debug, Clone)]
@@ -186,7 +211,11 @@ pub async fn create(conn: &mut PgConnection, e: &NewExport) -> Result<i64> {
 }
 
 pub async fn set_job(conn: &mut PgConnection, export_id: i64, job_id: &str) -> Result<()> {
-    sqlx::query("UPDATE exports SET job_id = $2 WHERE id = $1").bind(export_id).bind(job_id).execute(conn).await?;
+    sqlx::query("UPDATE exports SET job_id = $2 WHERE id = $1")
+        .bind(export_id)
+        .bind(job_id)
+        .execute(conn)
+        .await?;
     Ok(())
 }
 
@@ -220,12 +249,20 @@ pub struct ListFilter {
 }
 
 /// The requester's exports, newest first.
-pub async fn list(conn: &mut PgConnection, requester: Requester, f: ListFilter, page: PageRequest) -> Result<Page<Export>> {
+pub async fn list(
+    conn: &mut PgConnection,
+    requester: Requester,
+    f: ListFilter,
+    page: PageRequest,
+) -> Result<Page<Export>> {
     let (by, id) = requester.parts();
     List {
         columns: COLUMNS,
         rows: |q: &mut QueryBuilder<Postgres>| {
-            q.push("FROM exports WHERE requested_by = ").push_bind(by).push(" AND requester_id = ").push_bind(id);
+            q.push("FROM exports WHERE requested_by = ")
+                .push_bind(by)
+                .push(" AND requester_id = ")
+                .push_bind(id);
             if let Some(k) = f.kind {
                 q.push(" AND kind = ").push_bind(k.as_str());
             }
@@ -243,13 +280,15 @@ pub async fn list(conn: &mut PgConnection, requester: Requester, f: ListFilter, 
 pub async fn find(conn: &mut PgConnection, requester: Requester, id: i64) -> Result<Export> {
     let (by, requester_id) = requester.parts();
     // COLUMNS is a constant of this module.
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM exports WHERE id = $1 AND requested_by = $2 AND requester_id = $3")))
-        .bind(id)
-        .bind(by)
-        .bind(requester_id)
-        .fetch_optional(conn)
-        .await?
-        .ok_or(Error::NotFound)
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM exports WHERE id = $1 AND requested_by = $2 AND requester_id = $3"
+    )))
+    .bind(id)
+    .bind(by)
+    .bind(requester_id)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(Error::NotFound)
 }
 
 /// Fresh download links of a finished export's parts, valid for `ttl`.
@@ -299,7 +338,13 @@ struct JobRow {
 
 impl JobRow {
     fn into_job(self) -> Result<Job> {
-        let kind = Kind::parse(&self.kind).ok_or_else(|| Error::Other(anyhow::anyhow!("export {} has an unknown kind {}", self.id, self.kind)))?;
+        let kind = Kind::parse(&self.kind).ok_or_else(|| {
+            Error::Other(anyhow::anyhow!(
+                "export {} has an unknown kind {}",
+                self.id,
+                self.kind
+            ))
+        })?;
         Ok(Job {
             id: self.id,
             kind,
@@ -364,7 +409,13 @@ pub async fn fail(conn: &mut PgConnection, id: i64, error: &str) -> Result<()> {
 
 /// The job id of an export, for the job's own bookkeeping.
 pub async fn job_id(conn: &mut PgConnection, id: i64) -> Result<Option<String>> {
-    Ok(sqlx::query_scalar::<_, Option<String>>("SELECT job_id FROM exports WHERE id = $1").bind(id).fetch_optional(conn).await?.flatten())
+    Ok(
+        sqlx::query_scalar::<_, Option<String>>("SELECT job_id FROM exports WHERE id = $1")
+            .bind(id)
+            .fetch_optional(conn)
+            .await?
+            .flatten(),
+    )
 }
 
 /// A finished export past its retention, with every key any attempt may have written.
@@ -375,7 +426,11 @@ pub struct Expired {
 }
 
 /// Up to `limit` exports that finished before `before`.
-pub async fn expired(conn: &mut PgConnection, before: DateTime<Utc>, limit: i64) -> Result<Vec<Expired>> {
+pub async fn expired(
+    conn: &mut PgConnection,
+    before: DateTime<Utc>,
+    limit: i64,
+) -> Result<Vec<Expired>> {
     let rows: Vec<JobRow> = sqlx::query_as(
         "SELECT id, kind, partner_id, user_id, from_date, to_date, GREATEST(part_count, cardinality(file_keys)) AS part_count
            FROM exports WHERE completed_at < $1 ORDER BY completed_at LIMIT $2",
@@ -387,7 +442,9 @@ pub async fn expired(conn: &mut PgConnection, before: DateTime<Utc>, limit: i64)
     rows.into_iter()
         .map(|r| {
             let job = r.into_job()?;
-            let keys = (1..=job.earlier_parts.max(0) as usize).map(|n| job.part_key(n)).collect();
+            let keys = (1..=job.earlier_parts.max(0) as usize)
+                .map(|n| job.part_key(n))
+                .collect();
             Ok(Expired { id: job.id, keys })
         })
         .collect()
@@ -395,7 +452,10 @@ pub async fn expired(conn: &mut PgConnection, before: DateTime<Utc>, limit: i64)
 
 /// Deletes an export's row once its files are gone.
 pub async fn remove(conn: &mut PgConnection, id: i64) -> Result<()> {
-    sqlx::query("DELETE FROM exports WHERE id = $1").bind(id).execute(conn).await?;
+    sqlx::query("DELETE FROM exports WHERE id = $1")
+        .bind(id)
+        .execute(conn)
+        .await?;
     Ok(())
 }
 
@@ -417,8 +477,14 @@ mod tests {
     #[test]
     fn date_rules_of_the_spec() {
         let today = d("2026-11-23");
-        assert_eq!(check_dates(Some("2026-11-01"), Some("2026-11-24"), today).unwrap(), (d("2026-11-01"), d("2026-11-24")));
-        assert_eq!(check_dates(Some("2026-11-23"), Some("2026-11-23"), today).unwrap(), (today, today));
+        assert_eq!(
+            check_dates(Some("2026-11-01"), Some("2026-11-24"), today).unwrap(),
+            (d("2026-11-01"), d("2026-11-24"))
+        );
+        assert_eq!(
+            check_dates(Some("2026-11-23"), Some("2026-11-23"), today).unwrap(),
+            (today, today)
+        );
         let f = fields(check_dates(Some("2026-11-24"), Some("2026-11-24"), today).unwrap_err());
         assert_eq!(f["from"], "From date cannot be later than today");
         let f = fields(check_dates(Some("2026-11-01"), Some("2026-11-25"), today).unwrap_err());
@@ -435,10 +501,15 @@ mod tests {
     #[test]
     fn ist_days() {
         // 23 Nov 2026 18:29:59 UTC is 23:59:59 IST; a minute later it is the 24th.
-        let t = DateTime::parse_from_rfc3339("2026-11-23T18:29:59Z").unwrap().to_utc();
+        let t = DateTime::parse_from_rfc3339("2026-11-23T18:29:59Z")
+            .unwrap()
+            .to_utc();
         assert_eq!(today_ist(t), d("2026-11-23"));
         assert_eq!(today_ist(t + chrono::Duration::seconds(1)), d("2026-11-24"));
-        assert_eq!(day_start(d("2026-11-24")).to_rfc3339(), "2026-11-23T18:30:00+00:00");
+        assert_eq!(
+            day_start(d("2026-11-24")).to_rfc3339(),
+            "2026-11-23T18:30:00+00:00"
+        );
     }
 
     #[test]

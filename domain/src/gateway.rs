@@ -68,7 +68,9 @@ pub fn key_hash(key: &str) -> [u8; 32] {
 /// `kyc_live_` or `kyc_test_` and 32 base62 characters: anything else is refused before the
 /// database is asked.
 pub fn well_formed(key: &str) -> bool {
-    let rest = key.strip_prefix("kyc_live_").or_else(|| key.strip_prefix("kyc_test_"));
+    let rest = key
+        .strip_prefix("kyc_live_")
+        .or_else(|| key.strip_prefix("kyc_test_"));
     rest.is_some_and(|r| r.len() == 32 && r.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
@@ -132,7 +134,13 @@ pub async fn key_caller(conn: &mut PgConnection, key_id: i64, ip: IpAddr) -> Res
 /// Its `key_id` is the user's id negated, so the per-key rate limit gives the console a budget
 /// of its own that no real key shares.
 #[tracing::instrument(skip_all)]
-pub async fn session_caller(conn: &mut PgConnection, partner_id: i64, user_id: i64, ip: IpAddr, sandbox: bool) -> Result<Caller> {
+pub async fn session_caller(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    user_id: i64,
+    ip: IpAddr,
+    sandbox: bool,
+) -> Result<Caller> {
     let caller: Option<Caller> = sqlx::query_as(caller_sql!(
         "-u.id AS key_id, CASE WHEN $3 THEN 'sandbox' ELSE 'live' END AS key_mode",
         "end_users u",
@@ -160,7 +168,9 @@ pub fn admit(c: &Caller) -> Result<()> {
         return Err(Error::Forbidden("This IP address is blocked".into()));
     }
     if c.server_security && !c.ip_listed {
-        return Err(Error::Forbidden("This IP address is not allow-listed".into()));
+        return Err(Error::Forbidden(
+            "This IP address is not allow-listed".into(),
+        ));
     }
     Ok(())
 }
@@ -191,7 +201,10 @@ impl Endpoint {
 }
 
 fn split_names(s: &str) -> Vec<&str> {
-    s.split(',').map(str::trim).filter(|n| !n.is_empty()).collect()
+    s.split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .collect()
 }
 
 /// An authorised call: its price and its upstream.
@@ -222,34 +235,61 @@ struct Priced {
 
 /// Checks 4 and 5 for `caller` calling `service` with `input` (the request's JSON object).
 #[tracing::instrument(skip(conn, caller, input))]
-pub async fn authorize(conn: &mut PgConnection, caller: &Caller, service: &str, input: &serde_json::Map<String, serde_json::Value>) -> Result<Call> {
+pub async fn authorize(
+    conn: &mut PgConnection,
+    caller: &Caller,
+    service: &str,
+    input: &serde_json::Map<String, serde_json::Value>,
+) -> Result<Call> {
     let call = authorize_service(conn, caller, service).await?;
     missing_fields(&call.endpoint.required_fields, input)?;
     Ok(call)
 }
 
 /// Check 4 alone: what a batch is checked against before its rows are read.
-pub async fn authorize_service(conn: &mut PgConnection, caller: &Caller, service: &str) -> Result<Call> {
-    let Priced { price, endpoint } =
-        sqlx::query_as(AUTHORIZE.as_str()).bind(caller.partner_id).bind(caller.user_id).bind(service).fetch_optional(&mut *conn).await?.ok_or(Error::NotFound)?;
+pub async fn authorize_service(
+    conn: &mut PgConnection,
+    caller: &Caller,
+    service: &str,
+) -> Result<Call> {
+    let Priced { price, endpoint } = sqlx::query_as(AUTHORIZE.as_str())
+        .bind(caller.partner_id)
+        .bind(caller.user_id)
+        .bind(service)
+        .fetch_optional(&mut *conn)
+        .await?
+        .ok_or(Error::NotFound)?;
     let sandbox = caller.sandbox();
     if !price.visible {
         return Err(Error::Forbidden("This API is not available to you".into()));
     }
     if caller.restrict_all_apis {
-        return Err(Error::Forbidden("API access is restricted for this account".into()));
+        return Err(Error::Forbidden(
+            "API access is restricted for this account".into(),
+        ));
     }
     if !sandbox && !caller.full_access {
-        return Err(Error::Forbidden("Partial access allows sandbox calls only".into()));
+        return Err(Error::Forbidden(
+            "Partial access allows sandbox calls only".into(),
+        ));
     }
     if caller.key_mode == "sandbox" && !endpoint.in_sandbox_list {
-        return Err(Error::Forbidden("This API is not available in the sandbox".into()));
+        return Err(Error::Forbidden(
+            "This API is not available in the sandbox".into(),
+        ));
     }
-    Ok(Call { price, endpoint, sandbox })
+    Ok(Call {
+        price,
+        endpoint,
+        sandbox,
+    })
 }
 
 /// 422 naming every required field that is absent, null or blank.
-pub fn missing_fields(required: &[String], input: &serde_json::Map<String, serde_json::Value>) -> Result<()> {
+pub fn missing_fields(
+    required: &[String],
+    input: &serde_json::Map<String, serde_json::Value>,
+) -> Result<()> {
     let mut v = crate::error::Violations::new();
     for f in required {
         let present = match input.get(f) {
@@ -286,7 +326,8 @@ pub async fn offers(conn: &mut PgConnection, caller: &Caller) -> Result<Vec<Offe
     )
     .fetch_all(&mut *conn)
     .await?;
-    let meta: std::collections::HashMap<i64, (Vec<String>, bool)> = rows.into_iter().map(|(id, f, s)| (id, (f, s))).collect();
+    let meta: std::collections::HashMap<i64, (Vec<String>, bool)> =
+        rows.into_iter().map(|(id, f, s)| (id, (f, s))).collect();
     let sandbox_key = caller.key_mode == "sandbox";
     Ok(prices
         .into_iter()
@@ -296,7 +337,14 @@ pub async fn offers(conn: &mut PgConnection, caller: &Caller) -> Result<Vec<Offe
             if sandbox_key && !in_sandbox {
                 return None;
             }
-            Some(Offer { service: p.service, name: p.name, category: p.category, price_paise: p.user_amount_paise, required_fields, sandbox: in_sandbox })
+            Some(Offer {
+                service: p.service,
+                name: p.name,
+                category: p.category,
+                price_paise: p.user_amount_paise,
+                required_fields,
+                sandbox: in_sandbox,
+            })
         })
         .collect())
 }
@@ -318,8 +366,14 @@ mod tests {
     #[test]
     fn missing_fields_named() {
         let input = serde_json::json!({"a": "x", "b": " ", "c": null, "e": 0});
-        let err = missing_fields(&["a".into(), "b".into(), "c".into(), "d".into(), "e".into()], input.as_object().unwrap()).unwrap_err();
-        let Error::Invalid { fields, .. } = err else { panic!() };
+        let err = missing_fields(
+            &["a".into(), "b".into(), "c".into(), "d".into(), "e".into()],
+            input.as_object().unwrap(),
+        )
+        .unwrap_err();
+        let Error::Invalid { fields, .. } = err else {
+            panic!()
+        };
         assert_eq!(fields.keys().cloned().collect::<Vec<_>>(), ["b", "c", "d"]);
     }
 }

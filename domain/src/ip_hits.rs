@@ -44,7 +44,12 @@ struct Row {
 
 /// The partner's hits, most recently seen first: one row per user and IP (a list of groups,
 /// so its total counts the groups).
-pub async fn list(conn: &mut PgConnection, partner_id: i64, f: &Filter, page: PageRequest) -> Result<Page<IpHit>> {
+pub async fn list(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    f: &Filter,
+    page: PageRequest,
+) -> Result<Page<IpHit>> {
     let ip = f.ip.map(|ip| ip.to_string());
     let rows: Page<Row> = List {
         columns: "h.user_id, host(h.ip) AS ip, sum(h.hits)::bigint AS hits, min(h.first_seen) AS first_seen,
@@ -72,7 +77,11 @@ pub async fn list(conn: &mut PgConnection, partner_id: i64, f: &Filter, page: Pa
         hits: r.hits,
         first_seen: r.first_seen,
         last_seen: r.last_seen,
-        status: if r.blocked_id.is_some() { Status::Blocked } else { Status::Active },
+        status: if r.blocked_id.is_some() {
+            Status::Blocked
+        } else {
+            Status::Active
+        },
         blocked_id: r.blocked_id,
     }))
 }

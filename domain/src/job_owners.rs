@@ -17,9 +17,11 @@ pub async fn record(conn: &mut PgConnection, job_id: &str, partner_id: i64) -> R
 
 /// Whether `partner_id` caused job `job_id`.
 pub async fn is_owner(conn: &mut PgConnection, job_id: &str, partner_id: i64) -> Result<bool> {
-    Ok(sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM job_owners WHERE job_id = $1 AND partner_id = $2)")
-        .bind(job_id)
-        .bind(partner_id)
-        .fetch_one(conn)
-        .await?)
+    Ok(sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM job_owners WHERE job_id = $1 AND partner_id = $2)",
+    )
+    .bind(job_id)
+    .bind(partner_id)
+    .fetch_one(conn)
+    .await?)
 }

@@ -41,32 +41,67 @@ pub struct ProductLog {
 }
 
 /// One user's API calls, newest first.
-pub async fn api_logs(conn: &mut PgConnection, partner_id: i64, user_id: i64, f: &Filter, page: PageRequest) -> Result<Page<ApiLog>> {
+pub async fn api_logs(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    user_id: i64,
+    f: &Filter,
+    page: PageRequest,
+) -> Result<Page<ApiLog>> {
     user_page(conn, "api_logs", "id, created_at, user_id, service, pid, vid, vpid, status_code, amount_paise, transaction_id", partner_id, user_id, f, page).await
 }
 
 /// One user's product events, newest first.
-pub async fn product_logs(conn: &mut PgConnection, partner_id: i64, user_id: i64, f: &Filter, page: PageRequest) -> Result<Page<ProductLog>> {
-    user_page(conn, "product_logs", "id, created_at, user_id, description, status_code, amount_paise", partner_id, user_id, f, page).await
+pub async fn product_logs(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    user_id: i64,
+    f: &Filter,
+    page: PageRequest,
+) -> Result<Page<ProductLog>> {
+    user_page(
+        conn,
+        "product_logs",
+        "id, created_at, user_id, description, status_code, amount_paise",
+        partner_id,
+        user_id,
+        f,
+        page,
+    )
+    .await
 }
 
 /// One page of a user's rows of `table` (a constant of this module, never input), newest first,
 /// counted. The caller has checked that the user is the partner's; the partner id is in the
 /// WHERE all the same.
-async fn user_page<T>(conn: &mut PgConnection, table: &'static str, columns: &'static str, partner_id: i64, user_id: i64, f: &Filter, page: PageRequest) -> Result<Page<T>>
+async fn user_page<T>(
+    conn: &mut PgConnection,
+    table: &'static str,
+    columns: &'static str,
+    partner_id: i64,
+    user_id: i64,
+    f: &Filter,
+    page: PageRequest,
+) -> Result<Page<T>>
 where
     T: for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin,
 {
     List {
         columns,
         rows: |q: &mut QueryBuilder<Postgres>| {
-            q.push(format!("FROM {table} t WHERE t.partner_id = ")).push_bind(partner_id);
+            q.push(format!("FROM {table} t WHERE t.partner_id = "))
+                .push_bind(partner_id);
             q.push(" AND t.user_id = ").push_bind(user_id);
             f.push_dates(q, "t.created_at");
         },
         order_by: "t.created_at DESC, t.id DESC",
     }
-    .fetch_counted(conn, page, &f.counts(table, partner_id, Some(vec![user_id]), None), &user_keys(table, user_id))
+    .fetch_counted(
+        conn,
+        page,
+        &f.counts(table, partner_id, Some(vec![user_id]), None),
+        &user_keys(table, user_id),
+    )
     .await
 }
 
@@ -84,15 +119,26 @@ pub struct ClientLogFilter {
 
 /// A client's API calls, all its users, newest first (index `api_logs_partner_idx`). Counted
 /// unless a PID, VID or VPID is asked for.
-pub async fn client_api_logs(conn: &mut PgConnection, partner_id: i64, f: &ClientLogFilter, page: PageRequest) -> Result<Page<ApiLog>> {
+pub async fn client_api_logs(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    f: &ClientLogFilter,
+    page: PageRequest,
+) -> Result<Page<ApiLog>> {
     let list = List {
         columns: "t.id, t.created_at, t.user_id, t.service, t.pid, t.vid, t.vpid, t.status_code, t.amount_paise, t.transaction_id",
         rows: |q: &mut QueryBuilder<Postgres>| {
-            q.push("FROM api_logs t WHERE t.partner_id = ").push_bind(partner_id);
+            q.push("FROM api_logs t WHERE t.partner_id = ")
+                .push_bind(partner_id);
             if let Some(u) = f.user_id {
                 q.push(" AND t.user_id = ").push_bind(u);
             }
-            for (column, value) in [("t.pid", &f.pid), ("t.vid", &f.vid), ("t.vpid", &f.vpid), ("t.service", &f.service)] {
+            for (column, value) in [
+                ("t.pid", &f.pid),
+                ("t.vid", &f.vid),
+                ("t.vpid", &f.vpid),
+                ("t.service", &f.service),
+            ] {
                 if let Some(v) = value {
                     q.push(format!(" AND {column} = ")).push_bind(v.clone());
                 }
@@ -106,26 +152,57 @@ pub async fn client_api_logs(conn: &mut PgConnection, partner_id: i64, f: &Clien
     }
     let users = match f.user_id {
         // Only a user of this client has counters here; keys by user need it to be one.
-        Some(u) => Some(sqlx::query_scalar("SELECT id FROM end_users WHERE partner_id = $1 AND id = $2").bind(partner_id).bind(u).fetch_all(&mut *conn).await?),
+        Some(u) => Some(
+            sqlx::query_scalar("SELECT id FROM end_users WHERE partner_id = $1 AND id = $2")
+                .bind(partner_id)
+                .bind(u)
+                .fetch_all(&mut *conn)
+                .await?,
+        ),
         None => None,
     };
-    let counts = f.dates.counts("api_logs", partner_id, users, f.service.clone().map(|s| vec![s]));
-    list.fetch_counted(conn, page, &counts, &partner_keys("api_logs", partner_id, &counts, "t.service")).await
+    let counts = f.dates.counts(
+        "api_logs",
+        partner_id,
+        users,
+        f.service.clone().map(|s| vec![s]),
+    );
+    list.fetch_counted(
+        conn,
+        page,
+        &counts,
+        &partner_keys("api_logs", partner_id, &counts, "t.service"),
+    )
+    .await
 }
 
 /// Every user's API calls of one partner, newest first (User Transactions, API logs). Counted
 /// unless a PID is asked for.
-pub async fn partner_api_logs(conn: &mut PgConnection, partner_id: i64, f: &PartnerFilter, page: PageRequest) -> Result<Page<ApiLog>> {
+pub async fn partner_api_logs(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    f: &PartnerFilter,
+    page: PageRequest,
+) -> Result<Page<ApiLog>> {
     let list = List {
         columns: "t.id, t.created_at, t.user_id, t.service, t.pid, t.vid, t.vpid, t.status_code, t.amount_paise, t.transaction_id",
         rows: |q: &mut QueryBuilder<Postgres>| {
-            q.push("FROM api_logs t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = ").push_bind(partner_id);
+            q.push("FROM api_logs t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = ")
+                .push_bind(partner_id);
             f.push(q, "t.created_at", Some("t.pid"), "t.service");
         },
         order_by: "t.created_at DESC, t.id DESC",
     };
     match f.counts(conn, "api_logs", partner_id, true, true).await? {
-        Some(counts) => list.fetch_counted(conn, page, &counts, &partner_keys("api_logs", partner_id, &counts, "t.service")).await,
+        Some(counts) => {
+            list.fetch_counted(
+                conn,
+                page,
+                &counts,
+                &partner_keys("api_logs", partner_id, &counts, "t.service"),
+            )
+            .await
+        }
         None => list.fetch(conn, page).await,
     }
 }
@@ -133,17 +210,36 @@ pub async fn partner_api_logs(conn: &mut PgConnection, partner_id: i64, f: &Part
 /// Every user's product events of one partner, newest first (User Transactions, Product
 /// logs). Services matches the description; product events have no PID. Counted unless
 /// Services is asked for (a description is no counter's label).
-pub async fn partner_product_logs(conn: &mut PgConnection, partner_id: i64, f: &PartnerFilter, page: PageRequest) -> Result<Page<ProductLog>> {
+pub async fn partner_product_logs(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    f: &PartnerFilter,
+    page: PageRequest,
+) -> Result<Page<ProductLog>> {
     let list = List {
         columns: "t.id, t.created_at, t.user_id, t.description, t.status_code, t.amount_paise",
         rows: |q: &mut QueryBuilder<Postgres>| {
-            q.push("FROM product_logs t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = ").push_bind(partner_id);
+            q.push(
+                "FROM product_logs t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = ",
+            )
+            .push_bind(partner_id);
             f.push(q, "t.created_at", None, "t.description");
         },
         order_by: "t.created_at DESC, t.id DESC",
     };
-    match f.counts(conn, "product_logs", partner_id, false, false).await? {
-        Some(counts) => list.fetch_counted(conn, page, &counts, &partner_keys("product_logs", partner_id, &counts, "t.description")).await,
+    match f
+        .counts(conn, "product_logs", partner_id, false, false)
+        .await?
+    {
+        Some(counts) => {
+            list.fetch_counted(
+                conn,
+                page,
+                &counts,
+                &partner_keys("product_logs", partner_id, &counts, "t.description"),
+            )
+            .await
+        }
         None => list.fetch(conn, page).await,
     }
 }

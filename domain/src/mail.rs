@@ -50,8 +50,13 @@ impl Email {
     }
 
     pub fn to_message(&self, from: &str) -> anyhow::Result<Message> {
-        let from: Mailbox = from.parse().map_err(|e| anyhow::anyhow!("MAIL_FROM {from:?}: {e}"))?;
-        let to: Mailbox = self.to.parse().map_err(|e| anyhow::anyhow!("recipient {:?}: {e}", self.to))?;
+        let from: Mailbox = from
+            .parse()
+            .map_err(|e| anyhow::anyhow!("MAIL_FROM {from:?}: {e}"))?;
+        let to: Mailbox = self
+            .to
+            .parse()
+            .map_err(|e| anyhow::anyhow!("recipient {:?}: {e}", self.to))?;
         let mut b = Message::builder()
             .from(from)
             .to(to)
@@ -64,7 +69,10 @@ impl Email {
         }
         let msg = match &self.html {
             None => b.header(ContentType::TEXT_PLAIN).body(self.text.clone())?,
-            Some(html) => b.multipart(MultiPart::alternative_plain_html(self.text.clone(), html.clone()))?,
+            Some(html) => b.multipart(MultiPart::alternative_plain_html(
+                self.text.clone(),
+                html.clone(),
+            ))?,
         };
         Ok(msg)
     }
@@ -73,14 +81,20 @@ impl Email {
 /// Whether a message went out already: a retry of a job that delivered, then died before it
 /// could report, finds it here and sends nothing.
 pub async fn delivered(conn: &mut sqlx::PgConnection, message_id: &str) -> crate::Result<bool> {
-    Ok(sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM mail_deliveries WHERE message_id = $1)")
-        .bind(message_id)
-        .fetch_one(conn)
-        .await?)
+    Ok(
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM mail_deliveries WHERE message_id = $1)")
+            .bind(message_id)
+            .fetch_one(conn)
+            .await?,
+    )
 }
 
 /// Records a delivered message (see [`delivered`]).
-pub async fn record_delivery(conn: &mut sqlx::PgConnection, email: &Email, transport: &str) -> crate::Result<()> {
+pub async fn record_delivery(
+    conn: &mut sqlx::PgConnection,
+    email: &Email,
+    transport: &str,
+) -> crate::Result<()> {
     sqlx::query(
         "INSERT INTO mail_deliveries (message_id, recipient, subject, transport) VALUES ($1, $2, $3, $4)
          ON CONFLICT (message_id) DO NOTHING",
@@ -96,15 +110,27 @@ pub async fn record_delivery(conn: &mut sqlx::PgConnection, email: &Email, trans
 
 #[derive(Clone)]
 pub enum Mailer {
-    Outbox { dir: PathBuf, from: String },
-    Smtp { transport: AsyncSmtpTransport<Tokio1Executor>, from: String },
+    Outbox {
+        dir: PathBuf,
+        from: String,
+    },
+    Smtp {
+        transport: AsyncSmtpTransport<Tokio1Executor>,
+        from: String,
+    },
 }
 
 impl Mailer {
     pub fn new(config: &MailConfig, from: &str) -> anyhow::Result<Self> {
         Ok(match config {
-            MailConfig::Outbox { dir } => Mailer::Outbox { dir: dir.clone(), from: from.to_owned() },
-            MailConfig::Smtp(smtp) => Mailer::Smtp { transport: smtp_transport(smtp)?, from: from.to_owned() },
+            MailConfig::Outbox { dir } => Mailer::Outbox {
+                dir: dir.clone(),
+                from: from.to_owned(),
+            },
+            MailConfig::Smtp(smtp) => Mailer::Smtp {
+                transport: smtp_transport(smtp)?,
+                from: from.to_owned(),
+            },
         })
     }
 
@@ -122,7 +148,11 @@ impl Mailer {
                 tokio::fs::create_dir_all(dir).await?;
                 // Sortable by time; the message id keeps a retried write on the same file.
                 let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.6fZ");
-                let id: String = email.message_id.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+                let id: String = email
+                    .message_id
+                    .chars()
+                    .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+                    .collect();
                 let final_path = dir.join(format!("{stamp}-{id}.eml"));
                 let tmp = dir.join(format!(".{id}.tmp"));
                 tokio::fs::write(&tmp, bytes).await?;
@@ -183,42 +213,79 @@ impl Task for SendMail {
 impl SendMail {
     /// A message sent as it is. Only for texts without a secret: the queue keeps payloads.
     pub fn new(email: Email) -> Self {
-        Self { message_id: email.message_id.clone(), mail: Mail::Message(email), partner_id: None }
+        Self {
+            message_id: email.message_id.clone(),
+            mail: Mail::Message(email),
+            partner_id: None,
+        }
     }
 
     /// A message on behalf of `partner_id`, through its own mail server when it has one.
     pub fn for_partner(email: Email, partner_id: i64) -> Self {
-        Self { partner_id: Some(partner_id), ..Self::new(email) }
+        Self {
+            partner_id: Some(partner_id),
+            ..Self::new(email)
+        }
     }
 
     /// A mail the handler builds from the database at send time.
     pub fn of(mail: Mail) -> Self {
-        Self { message_id: format!("{}@kyc-platform", uuid::Uuid::new_v4()), mail, partner_id: None }
+        Self {
+            message_id: format!("{}@kyc-platform", uuid::Uuid::new_v4()),
+            mail,
+            partner_id: None,
+        }
     }
 
     /// Sent through `partner_id`'s own mail server when it has one.
     pub fn via_partner(self, partner_id: i64) -> Self {
-        Self { partner_id: Some(partner_id), ..self }
+        Self {
+            partner_id: Some(partner_id),
+            ..self
+        }
     }
 
     /// The message to send now, or `None` when there is nothing to send (the account or the
     /// wallet is gone, or a reset was asked for an account that does not exist). Mints the
     /// one-time token of a link here, committed before the mail goes out.
-    pub async fn build(&self, conn: &mut sqlx::PgConnection, config: &Config) -> crate::Result<Option<Email>> {
+    pub async fn build(
+        &self,
+        conn: &mut sqlx::PgConnection,
+        config: &Config,
+    ) -> crate::Result<Option<Email>> {
         let built = match &self.mail {
             Mail::Message(e) => Some(e.clone()),
-            Mail::Contact { request_id } => crate::contact::ContactForm::get(conn, *request_id).await?.map(|f| f.to_email(&config.contact_email)),
-            Mail::VerifyEmail { partner_id, token_id } => match partners::credentials_by_id(conn, *partner_id).await? {
+            Mail::Contact { request_id } => crate::contact::ContactForm::get(conn, *request_id)
+                .await?
+                .map(|f| f.to_email(&config.contact_email)),
+            Mail::VerifyEmail {
+                partner_id,
+                token_id,
+            } => match partners::credentials_by_id(conn, *partner_id).await? {
                 None => None,
-                Some(c) => tokens::mint(conn, *token_id)
-                    .await?
-                    .map(|token| texts::verify_email(&c.email, &c.first_name, &config.public_url, &token)),
+                Some(c) => tokens::mint(conn, *token_id).await?.map(|token| {
+                    texts::verify_email(&c.email, &c.first_name, &config.public_url, &token)
+                }),
             },
-            Mail::PasswordReset { email, user_name } => match partners::by_email_and_user_name(conn, email, user_name).await? {
-                None => None,
-                Some(c) => {
-                    let token = tokens::issue(conn, Purpose::ResetPassword, c.id, tokens::RESET_PASSWORD_TTL).await?;
-                    Some(texts::reset_password(&c.email, &c.first_name, &c.user_name, &config.public_url, &token))
+            Mail::PasswordReset { email, user_name } => {
+                match partners::by_email_and_user_name(conn, email, user_name).await? {
+                    None => None,
+                    Some(c) => {
+                        let token = tokens::issue(
+                            conn,
+                            Purpose::ResetPassword,
+                            c.id,
+                            tokens::RESET_PASSWORD_TTL,
+                        )
+                        .await?;
+                        Some(texts::reset_password(
+                            &c.email,
+                            &c.first_name,
+                            &c.user_name,
+                            &config.public_url,
+                            &token,
+                        ))
+                    }
                 }
             }
             Mail::UserPasswordReset { partner_id, email } => {
@@ -251,7 +318,9 @@ impl SendMail {
                 Err(e) => return Err(e),
             },
             Mail::LowBalance(low) => crate::wallets::alert_mail(conn, low).await?,
-            Mail::BankStatementDecided { request_id } => crate::trubank::decision_mail(conn, *request_id).await?,
+            Mail::BankStatementDecided { request_id } => {
+                crate::trubank::decision_mail(conn, *request_id).await?
+            }
         };
         Ok(built.map(|mut e| {
             e.message_id.clone_from(&self.message_id);
@@ -280,8 +349,19 @@ enum SendMailWire {
 impl From<SendMailWire> for SendMail {
     fn from(w: SendMailWire) -> Self {
         match w {
-            SendMailWire::Now { message_id, mail, partner_id } => Self { message_id, mail, partner_id },
-            SendMailWire::Before { email, partner_id } => Self { partner_id, ..Self::new(email) },
+            SendMailWire::Now {
+                message_id,
+                mail,
+                partner_id,
+            } => Self {
+                message_id,
+                mail,
+                partner_id,
+            },
+            SendMailWire::Before { email, partner_id } => Self {
+                partner_id,
+                ..Self::new(email)
+            },
         }
     }
 }
@@ -320,14 +400,27 @@ mod tests {
 
     #[test]
     fn payloads_round_trip_and_old_ones_still_read() {
-        let low = LowBalance { wallet_id: 7, partner_id: 3, user_id: Some(9), kind: WalletKind::Api, balance_paise: 900, threshold_paise: 1000 };
-        for job in [SendMail::of(Mail::LowBalance(low)), SendMail::for_partner(Email::new("a@b.in", "Hi", "Text"), 3)] {
+        let low = LowBalance {
+            wallet_id: 7,
+            partner_id: 3,
+            user_id: Some(9),
+            kind: WalletKind::Api,
+            balance_paise: 900,
+            threshold_paise: 1000,
+        };
+        for job in [
+            SendMail::of(Mail::LowBalance(low)),
+            SendMail::for_partner(Email::new("a@b.in", "Hi", "Text"), 3),
+        ] {
             let bytes = serde_json::to_vec(&job).unwrap();
             assert_eq!(serde_json::from_slice::<SendMail>(&bytes).unwrap(), job);
         }
         let old = r#"{"email":{"message_id":"m1@kyc-platform","to":"a@b.in","subject":"S","text":"T"},"partner_id":4}"#;
         let job: SendMail = serde_json::from_str(old).unwrap();
-        assert_eq!((job.message_id.as_str(), job.partner_id), ("m1@kyc-platform", Some(4)));
+        assert_eq!(
+            (job.message_id.as_str(), job.partner_id),
+            ("m1@kyc-platform", Some(4))
+        );
         assert!(matches!(job.mail, Mail::Message(ref e) if e.subject == "S"));
         assert!(serde_json::from_str::<SendMail>(r#"{"mail":{"mail":"nope"}}"#).is_err());
     }

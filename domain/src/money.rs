@@ -17,7 +17,9 @@ pub enum Paise {
     Missing,
     Whole(i64),
     /// A number with a fractional part (1.5), or one beyond what an `i64` holds.
-    NotWhole { negative: bool },
+    NotWhole {
+        negative: bool,
+    },
     /// A non-empty string (even "100"), a boolean, an array or an object.
     NotANumber,
 }
@@ -56,7 +58,9 @@ impl Paise {
     pub fn amount(self) -> Result<i64, &'static str> {
         match self {
             Paise::Missing => Err("Amount is required"),
-            Paise::NotANumber | Paise::NotWhole { .. } => Err("Amount must be a whole number of paise"),
+            Paise::NotANumber | Paise::NotWhole { .. } => {
+                Err("Amount must be a whole number of paise")
+            }
             Paise::Whole(n) if n <= 0 => Err("Amount must be greater than zero"),
             Paise::Whole(n) if n > MAX_AMOUNT_PAISE => Err("Amount is too large"),
             Paise::Whole(n) => Ok(n),
@@ -132,21 +136,39 @@ mod tests {
         assert_eq!(parse(r#"{"p": {"a": 1}}"#), Paise::NotANumber);
         assert_eq!(parse(r#"{"p": 1.5}"#), Paise::NotWhole { negative: false });
         assert_eq!(parse(r#"{"p": -0.5}"#), Paise::NotWhole { negative: true });
-        assert_eq!(parse(r#"{"p": 1e300}"#), Paise::NotWhole { negative: false });
-        assert_eq!(parse(r#"{"p": 18446744073709551615}"#), Paise::NotWhole { negative: false });
+        assert_eq!(
+            parse(r#"{"p": 1e300}"#),
+            Paise::NotWhole { negative: false }
+        );
+        assert_eq!(
+            parse(r#"{"p": 18446744073709551615}"#),
+            Paise::NotWhole { negative: false }
+        );
     }
 
     #[test]
     fn prices_and_amounts_have_their_own_rules_and_words() {
         assert_eq!(Paise::Whole(0).price(), Ok(0));
-        assert_eq!(Paise::Whole(0).amount(), Err("Amount must be greater than zero"));
+        assert_eq!(
+            Paise::Whole(0).amount(),
+            Err("Amount must be greater than zero")
+        );
         assert_eq!(Paise::Whole(-1).price(), Err("Price cannot be negative"));
-        assert_eq!(Paise::NotWhole { negative: true }.price(), Err("Price cannot be negative"));
+        assert_eq!(
+            Paise::NotWhole { negative: true }.price(),
+            Err("Price cannot be negative")
+        );
         assert_eq!(Paise::NotANumber.price(), Err("Price must be a number"));
-        assert_eq!(Paise::NotANumber.amount(), Err("Amount must be a whole number of paise"));
+        assert_eq!(
+            Paise::NotANumber.amount(),
+            Err("Amount must be a whole number of paise")
+        );
         assert_eq!(Paise::Missing.price(), Err("Price is required"));
         assert_eq!(Paise::Missing.optional_price(), Ok(None));
-        assert_eq!(Paise::Whole(1_000_000_001).price(), Err("Price is too large"));
+        assert_eq!(
+            Paise::Whole(1_000_000_001).price(),
+            Err("Price is too large")
+        );
         assert_eq!(Paise::Whole(i64::MAX).amount(), Err("Amount is too large"));
     }
 }

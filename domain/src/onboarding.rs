@@ -73,7 +73,8 @@ impl Profile {
         Progress {
             plan_done: self.plan_selected_at.is_some(),
             // A claimed name counts while it is being provisioned; a failed one must be redone.
-            subdomain_done: self.subdomain.is_some() && matches!(self.subdomain_status.as_str(), "pending" | "active"),
+            subdomain_done: self.subdomain.is_some()
+                && matches!(self.subdomain_status.as_str(), "pending" | "active"),
             branding_done: self.branding_done,
             smtp_done: self.smtp_done,
         }
@@ -86,15 +87,23 @@ impl Profile {
 
     /// The spec's defaults: the user name plus ' - Home' and ' - API KYC Solution'.
     pub fn title_or_default(&self) -> String {
-        self.title.clone().unwrap_or_else(|| format!("{} - Home", self.user_name))
+        self.title
+            .clone()
+            .unwrap_or_else(|| format!("{} - Home", self.user_name))
     }
 
     pub fn description_or_default(&self) -> String {
-        self.description.clone().unwrap_or_else(|| format!("{} - API KYC Solution", self.user_name))
+        self.description
+            .clone()
+            .unwrap_or_else(|| format!("{} - API KYC Solution", self.user_name))
     }
 
     pub fn theme(&self) -> Theme {
-        Theme { primary: self.theme_primary.clone(), secondary: self.theme_secondary.clone(), tertiary: self.theme_tertiary.clone() }
+        Theme {
+            primary: self.theme_primary.clone(),
+            secondary: self.theme_secondary.clone(),
+            tertiary: self.theme_tertiary.clone(),
+        }
     }
 }
 
@@ -151,7 +160,12 @@ pub fn parse_plan_choice(plan: &str, billing: &str) -> Result<(PlanType, Billing
 
 /// Records the plan the partner picked (no payment is taken) and moves it to that plan slab.
 #[tracing::instrument(skip(conn))]
-pub async fn choose_plan(conn: &mut PgConnection, partner_id: i64, plan: PlanType, billing: Billing) -> Result<()> {
+pub async fn choose_plan(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    plan: PlanType,
+    billing: Billing,
+) -> Result<()> {
     let before: Option<(String, Option<String>)> =
         sqlx::query_as("SELECT plan::text, billing_cycle FROM partners WHERE id = $1 FOR UPDATE")
             .bind(partner_id)
@@ -164,25 +178,31 @@ pub async fn choose_plan(conn: &mut PgConnection, partner_id: i64, plan: PlanTyp
         .bind(billing.as_str())
         .execute(&mut *conn)
         .await?;
-    audit::record(conn, &audit::Record {
-        actor: Actor::partner(partner_id),
-        action: "partner.choose_plan",
-        entity: "partner",
-        entity_id: partner_id.to_string(),
-        partner_id: Some(partner_id),
-        before: Some(serde_json::json!({ "plan": old_plan, "billing_cycle": old_billing })),
-        after: Some(serde_json::json!({ "plan": plan.as_str(), "billing_cycle": billing.as_str() })),
-    })
+    audit::record(
+        conn,
+        &audit::Record {
+            actor: Actor::partner(partner_id),
+            action: "partner.choose_plan",
+            entity: "partner",
+            entity_id: partner_id.to_string(),
+            partner_id: Some(partner_id),
+            before: Some(serde_json::json!({ "plan": old_plan, "billing_cycle": old_billing })),
+            after: Some(
+                serde_json::json!({ "plan": plan.as_str(), "billing_cycle": billing.as_str() }),
+            ),
+        },
+    )
     .await?;
     Ok(())
 }
 
 /// The SMTP step's Skip: the partner's mail goes out through the platform's mailer.
 pub async fn skip_smtp(conn: &mut PgConnection, partner_id: i64) -> Result<()> {
-    let done = sqlx::query("UPDATE partners SET smtp_done = true, updated_at = now() WHERE id = $1")
-        .bind(partner_id)
-        .execute(conn)
-        .await?;
+    let done =
+        sqlx::query("UPDATE partners SET smtp_done = true, updated_at = now() WHERE id = $1")
+            .bind(partner_id)
+            .execute(conn)
+            .await?;
     if done.rows_affected() == 0 {
         return Err(Error::NotFound);
     }
@@ -195,7 +215,12 @@ mod tests {
 
     #[test]
     fn steps_follow_the_first_missing_piece() {
-        let p = |plan, sub, brand, smtp| Progress { plan_done: plan, subdomain_done: sub, branding_done: brand, smtp_done: smtp };
+        let p = |plan, sub, brand, smtp| Progress {
+            plan_done: plan,
+            subdomain_done: sub,
+            branding_done: brand,
+            smtp_done: smtp,
+        };
         assert_eq!(p(false, false, false, false).step(), 2);
         assert_eq!(p(false, true, true, true).step(), 2);
         assert_eq!(p(true, false, false, false).step(), 3);

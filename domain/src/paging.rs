@@ -94,12 +94,28 @@ pub struct Page<T> {
 
 impl<T> Page<T> {
     pub fn new(items: Vec<T>, total: i64, req: PageRequest) -> Self {
-        let pages = if total <= 0 { 0 } else { (total + req.per_page - 1) / req.per_page };
-        Self { items, page: req.page, per_page: req.per_page, total: total.max(0), pages }
+        let pages = if total <= 0 {
+            0
+        } else {
+            (total + req.per_page - 1) / req.per_page
+        };
+        Self {
+            items,
+            page: req.page,
+            per_page: req.per_page,
+            total: total.max(0),
+            pages,
+        }
     }
 
     pub fn map<U>(self, f: impl FnMut(T) -> U) -> Page<U> {
-        Page { items: self.items.into_iter().map(f).collect(), page: self.page, per_page: self.per_page, total: self.total, pages: self.pages }
+        Page {
+            items: self.items.into_iter().map(f).collect(),
+            page: self.page,
+            per_page: self.per_page,
+            total: self.total,
+            pages: self.pages,
+        }
     }
 }
 
@@ -137,26 +153,44 @@ impl<F: Fn(&mut QueryBuilder<Postgres>)> List<F> {
     /// The page `req` asks for, its total summed from the writers' counters and its rows found
     /// through them (module docs). `counts` must select exactly the rows `rows` keeps, `keys`
     /// must too, and the list must be ordered by `keys.time DESC, keys.id DESC`.
-    pub async fn fetch_counted<T, K>(&self, conn: &mut PgConnection, req: PageRequest, counts: &Counts, keys: &Keys<K>) -> Result<Page<T>>
+    pub async fn fetch_counted<T, K>(
+        &self,
+        conn: &mut PgConnection,
+        req: PageRequest,
+        counts: &Counts,
+        keys: &Keys<K>,
+    ) -> Result<Page<T>>
     where
         T: for<'r> FromRow<'r, PgRow> + Send + Unpin,
         K: Fn(&mut QueryBuilder<Postgres>),
     {
-        debug_assert_eq!(self.order_by, format!("{} DESC, {} DESC", keys.time, keys.id), "counted lists page newest first by time and id");
+        debug_assert_eq!(
+            self.order_by,
+            format!("{} DESC, {} DESC", keys.time, keys.id),
+            "counted lists page newest first by time and id"
+        );
         let days = counts.per_day(conn).await?;
         let total = days.iter().map(|(_, n)| n).sum();
         let Some(at) = Locate::new(&days, req.offset(), req.limit()) else {
             return Ok(Page::new(Vec::new(), total, req));
         };
-        let (from, until) = (day_start(at.last_day), day_start(at.first_day + chrono::Days::new(1)));
+        let (from, until) = (
+            day_start(at.last_day),
+            day_start(at.first_day + chrono::Days::new(1)),
+        );
 
         // The page's first key: an index-only walk over at most one day's keys.
         let mut q = QueryBuilder::new(format!("SELECT {}, {} ", keys.time, keys.id));
         (keys.rows)(&mut q);
         q.push(format!(" AND {} >= ", keys.time)).push_bind(from);
         q.push(format!(" AND {} < ", keys.time)).push_bind(until);
-        q.push(format!(" ORDER BY {} DESC, {} DESC LIMIT 1 OFFSET ", keys.time, keys.id)).push_bind(at.skip);
-        let first: Option<(DateTime<Utc>, i64)> = q.build_query_as().fetch_optional(&mut *conn).await?;
+        q.push(format!(
+            " ORDER BY {} DESC, {} DESC LIMIT 1 OFFSET ",
+            keys.time, keys.id
+        ))
+        .push_bind(at.skip);
+        let first: Option<(DateTime<Utc>, i64)> =
+            q.build_query_as().fetch_optional(&mut *conn).await?;
         let Some((time, id)) = first else {
             // The rows went away since the counts were read: the list is shorter now.
             return Ok(Page::new(Vec::new(), total, req));
@@ -166,7 +200,11 @@ impl<F: Fn(&mut QueryBuilder<Postgres>)> List<F> {
         (self.rows)(&mut q);
         q.push(format!(" AND {} >= ", keys.time)).push_bind(from);
         q.push(format!(" AND {} <= ", keys.time)).push_bind(time);
-        q.push(format!(" AND ({} < ", keys.time)).push_bind(time).push(format!(" OR {} <= ", keys.id)).push_bind(id).push(")");
+        q.push(format!(" AND ({} < ", keys.time))
+            .push_bind(time)
+            .push(format!(" OR {} <= ", keys.id))
+            .push_bind(id)
+            .push(")");
         q.push(" ORDER BY ").push(self.order_by);
         q.push(" LIMIT ").push_bind(req.limit());
         let items = q.build_query_as().fetch_all(conn).await?;
@@ -181,7 +219,10 @@ impl<F: Fn(&mut QueryBuilder<Postgres>)> List<F> {
         let mut q = QueryBuilder::new(format!("SELECT {} ", self.columns));
         (self.rows)(&mut q);
         q.push(" ORDER BY ").push(self.order_by);
-        q.push(" LIMIT ").push_bind(req.limit()).push(" OFFSET ").push_bind(req.offset());
+        q.push(" LIMIT ")
+            .push_bind(req.limit())
+            .push(" OFFSET ")
+            .push_bind(req.offset());
         Ok(q.build_query_as().fetch_all(conn).await?)
     }
 }
@@ -203,15 +244,21 @@ pub struct Counts {
 impl Counts {
     /// Rows per day, newest first, days without rows left out.
     async fn per_day(&self, conn: &mut PgConnection) -> Result<Vec<(NaiveDate, i64)>> {
-        if self.scopes.is_empty() || self.users.as_ref().is_some_and(Vec::is_empty) || self.labels.as_ref().is_some_and(Vec::is_empty) {
+        if self.scopes.is_empty()
+            || self.users.as_ref().is_some_and(Vec::is_empty)
+            || self.labels.as_ref().is_some_and(Vec::is_empty)
+        {
             return Ok(Vec::new());
         }
         // The roll-up rows are user 0 and label '', so "all" is one more key, not a sum.
         let users = self.users.clone().unwrap_or_else(|| vec![0]);
         let labels = self.labels.clone().unwrap_or_else(|| vec![String::new()]);
-        let mut q = QueryBuilder::new("SELECT day, sum(n)::bigint FROM list_counts WHERE source = ");
+        let mut q =
+            QueryBuilder::new("SELECT day, sum(n)::bigint FROM list_counts WHERE source = ");
         q.push_bind(self.source);
-        q.push(" AND scope = ANY(").push_bind(self.scopes.clone()).push(")");
+        q.push(" AND scope = ANY(")
+            .push_bind(self.scopes.clone())
+            .push(")");
         q.push(" AND user_id = ANY(").push_bind(users).push(")");
         q.push(" AND label = ANY(").push_bind(labels).push(")");
         if let Some(from) = self.from {
@@ -257,11 +304,19 @@ impl Locate {
             if let Some((first_day, skip)) = first
                 && offset + limit <= before
             {
-                return Some(Self { first_day, skip, last_day: day });
+                return Some(Self {
+                    first_day,
+                    skip,
+                    last_day: day,
+                });
             }
         }
         let (first_day, skip) = first?;
-        Some(Self { first_day, skip, last_day: days.last()?.0 })
+        Some(Self {
+            first_day,
+            skip,
+            last_day: days.last()?.0,
+        })
     }
 }
 
@@ -271,9 +326,15 @@ pub fn day_start(day: NaiveDate) -> DateTime<Utc> {
 }
 
 /// `AND`s `from..=to` (UTC days) to `column`, a timestamp (constant SQL of the caller).
-pub fn push_days(q: &mut QueryBuilder<Postgres>, column: &str, from: Option<NaiveDate>, to: Option<NaiveDate>) {
+pub fn push_days(
+    q: &mut QueryBuilder<Postgres>,
+    column: &str,
+    from: Option<NaiveDate>,
+    to: Option<NaiveDate>,
+) {
     if let Some(from) = from {
-        q.push(format!(" AND {column} >= ")).push_bind(day_start(from));
+        q.push(format!(" AND {column} >= "))
+            .push_bind(day_start(from));
     }
     if let Some(to) = to.and_then(|t| t.checked_add_days(chrono::Days::new(1))) {
         q.push(format!(" AND {column} < ")).push_bind(day_start(to));
@@ -284,7 +345,12 @@ pub fn push_days(q: &mut QueryBuilder<Postgres>, column: &str, from: Option<Naiv
 /// blank search.
 pub fn contains_pattern(text: Option<&str>) -> Option<String> {
     let t = text.map(str::trim).filter(|t| !t.is_empty())?;
-    Some(format!("%{}%", t.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")))
+    Some(format!(
+        "%{}%",
+        t.replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_")
+    ))
 }
 
 fn lenient_i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
@@ -298,7 +364,11 @@ fn lenient_i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error>
         None => Ok(None),
         Some(Raw::Int(n)) => Ok(Some(n)),
         Some(Raw::Str(s)) if s.trim().is_empty() => Ok(None),
-        Some(Raw::Str(s)) => s.trim().parse().map(Some).map_err(|_| serde::de::Error::custom(format!("{s:?} is not a whole number"))),
+        Some(Raw::Str(s)) => s
+            .trim()
+            .parse()
+            .map(Some)
+            .map_err(|_| serde::de::Error::custom(format!("{s:?} is not a whole number"))),
     }
 }
 
@@ -321,12 +391,22 @@ mod tests {
     fn locates_pages_among_days() {
         let d = |n: u32| NaiveDate::from_ymd_opt(2026, 11, n).unwrap();
         let days = [(d(20), 30), (d(19), 10), (d(17), 25)];
-        let at = |offset, limit| Locate::new(&days, offset, limit).map(|l| (l.first_day, l.skip, l.last_day));
+        let at = |offset, limit| {
+            Locate::new(&days, offset, limit).map(|l| (l.first_day, l.skip, l.last_day))
+        };
         assert_eq!(at(0, 10), Some((d(20), 0, d(20))));
-        assert_eq!(at(20, 10), Some((d(20), 20, d(20))), "the page ends on the day's last row");
+        assert_eq!(
+            at(20, 10),
+            Some((d(20), 20, d(20))),
+            "the page ends on the day's last row"
+        );
         assert_eq!(at(25, 10), Some((d(20), 25, d(19))));
         assert_eq!(at(30, 10), Some((d(19), 0, d(19))));
-        assert_eq!(at(35, 50), Some((d(19), 5, d(17))), "a short last page ends on the last day");
+        assert_eq!(
+            at(35, 50),
+            Some((d(19), 5, d(17))),
+            "a short last page ends on the last day"
+        );
         assert_eq!(at(64, 10), Some((d(17), 24, d(17))));
         assert_eq!(at(65, 10), None, "past the end");
         assert_eq!(Locate::new(&[], 0, 10), None);
@@ -335,7 +415,13 @@ mod tests {
     #[test]
     fn params_accept_numbers_and_strings() {
         let p: PageParams = serde_json::from_str(r#"{"page":"2","per_page":10}"#).unwrap();
-        assert_eq!(p, PageParams { page: Some(2), per_page: Some(10) });
+        assert_eq!(
+            p,
+            PageParams {
+                page: Some(2),
+                per_page: Some(10)
+            }
+        );
         let p: PageParams = serde_json::from_str(r#"{"page":""}"#).unwrap();
         assert_eq!(p.page, None);
         assert!(serde_json::from_str::<PageParams>(r#"{"page":"x"}"#).is_err());

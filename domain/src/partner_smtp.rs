@@ -12,12 +12,7 @@ use std::time::Duration;
 use serde::Serialize;
 use sqlx::PgConnection;
 
-use crate::{
-    Error, Result,
-    config::SmtpConfig,
-    crypto::SecretBox,
-    error::Violations,
-};
+use crate::{Error, Result, config::SmtpConfig, crypto::SecretBox, error::Violations};
 
 /// What GET shows instead of the password: a fixed mask, so not even the length leaks.
 pub const PASSWORD_MASK: &str = "********";
@@ -47,36 +42,68 @@ impl SmtpForm {
         secure: Option<bool>,
         active: Option<bool>,
     ) -> Result<Self> {
-        let (host, user, from, company_name) = (host.trim(), user.trim(), from.trim(), company_name.trim());
+        let (host, user, from, company_name) =
+            (host.trim(), user.trim(), from.trim(), company_name.trim());
         let mut v = Violations::new();
         v.check(!host.is_empty(), "host", "Host is required");
         v.check(
-            host.is_empty() || (host.len() <= 253 && host.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))),
+            host.is_empty()
+                || (host.len() <= 253
+                    && host
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))),
             "host",
             "Host must be a host name such as smtp.example.com",
         );
         match port {
             None => v.add("port", "Port is required"),
-            Some(p) if !(1..=65535).contains(&p) => v.add("port", "Port must be between 1 and 65535"),
+            Some(p) if !(1..=65535).contains(&p) => {
+                v.add("port", "Port must be between 1 and 65535")
+            }
             _ => {}
         }
         v.check(!user.is_empty(), "user", "User is required");
         v.check(user.chars().count() <= 254, "user", "User is too long");
-        v.check(crate::partners::is_plain_text(user), "user", "User contains invalid characters");
-        v.check(password.chars().count() <= 256, "password", "Password is too long");
+        v.check(
+            crate::partners::is_plain_text(user),
+            "user",
+            "User contains invalid characters",
+        );
+        v.check(
+            password.chars().count() <= 256,
+            "password",
+            "Password is too long",
+        );
         v.check(!from.is_empty(), "from", "From is required");
         // `Name <address>` or a bare address; the address passes the platform's one check.
         let sender = from.parse::<lettre::message::Mailbox>().ok();
         v.check(
             from.is_empty()
-                || (crate::email_address::is_plain_line(from) && sender.is_some_and(|mb| crate::email_address::is_valid(mb.email.as_ref()))),
+                || (crate::email_address::is_plain_line(from)
+                    && sender.is_some_and(|mb| crate::email_address::is_valid(mb.email.as_ref()))),
             "from",
             "From must be an email address",
         );
-        v.check(!company_name.is_empty(), "company_name", "Company name is required");
-        v.check(company_name.chars().count() <= 100, "company_name", "Company name is too long");
-        v.check(crate::partners::is_plain_text(company_name), "company_name", "Company name contains invalid characters");
-        v.check(crate::partners::is_plain_text(from), "from", "From must be an email address");
+        v.check(
+            !company_name.is_empty(),
+            "company_name",
+            "Company name is required",
+        );
+        v.check(
+            company_name.chars().count() <= 100,
+            "company_name",
+            "Company name is too long",
+        );
+        v.check(
+            crate::partners::is_plain_text(company_name),
+            "company_name",
+            "Company name contains invalid characters",
+        );
+        v.check(
+            crate::partners::is_plain_text(from),
+            "from",
+            "From must be an email address",
+        );
         v.check(secure.is_some(), "secure", "Secure connection is required");
         v.check(active.is_some(), "active", "Active is required");
         v.into_result()?;
@@ -165,11 +192,22 @@ pub const PRIVATE_HOST: &str = "Host must be a public mail server, not a local o
 /// stored one only while host, port and user stay the same: otherwise the stored password
 /// would be sent to a server the partner names now. With none stored it is required.
 #[tracing::instrument(skip_all, fields(partner_id))]
-pub async fn save(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i64, form: &SmtpForm) -> Result<SmtpView> {
+pub async fn save(
+    conn: &mut PgConnection,
+    secrets: &SecretBox,
+    partner_id: i64,
+    form: &SmtpForm,
+) -> Result<SmtpView> {
     let sealed = match &form.password {
         Some(p) => secrets.seal(p),
         None => match row(conn, partner_id).await? {
-            Some(r) if r.host == form.host && r.port == i32::from(form.port) && r.username == form.user => r.password_enc,
+            Some(r)
+                if r.host == form.host
+                    && r.port == i32::from(form.port)
+                    && r.username == form.user =>
+            {
+                r.password_enc
+            }
             Some(_) => return Err(Error::invalid("password", PASSWORD_AGAIN)),
             None => return Err(Error::invalid("password", "Password is required")),
         },
@@ -219,7 +257,9 @@ pub async fn check_host(host: &str, port: u16, allow_private: bool) -> Result<()
         return Ok(());
     }
     match crate::public_addr::resolve(host, port, SAVE_LOOKUP).await {
-        Some(addrs) if crate::public_addr::first_non_public(&addrs).is_some() => Err(Error::invalid("host", PRIVATE_HOST)),
+        Some(addrs) if crate::public_addr::first_non_public(&addrs).is_some() => {
+            Err(Error::invalid("host", PRIVATE_HOST))
+        }
         _ => Ok(()),
     }
 }
@@ -240,8 +280,15 @@ pub async fn pin(host: &str, port: u16, allow_private: bool) -> anyhow::Result<s
 
 /// The partner's own mail server when it is switched on, its host checked (`allow_private`:
 /// `PARTNER_SMTP_ALLOW_PRIVATE`) and pinned for this connection.
-pub async fn active(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i64, allow_private: bool) -> Result<Option<ActiveSmtp>> {
-    let Some(r) = row(conn, partner_id).await? else { return Ok(None) };
+pub async fn active(
+    conn: &mut PgConnection,
+    secrets: &SecretBox,
+    partner_id: i64,
+    allow_private: bool,
+) -> Result<Option<ActiveSmtp>> {
+    let Some(r) = row(conn, partner_id).await? else {
+        return Ok(None);
+    };
     if !r.active {
         return Ok(None);
     }
@@ -250,15 +297,28 @@ pub async fn active(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i6
 
 /// The saved settings whether active or not, for the 'send test mail' job, and the partner's
 /// own address to send the test to. `None` when nothing is saved.
-pub async fn for_test(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i64, allow_private: bool) -> Result<Option<(ActiveSmtp, String)>> {
-    let Some(r) = row(conn, partner_id).await? else { return Ok(None) };
-    let to: String = sqlx::query_scalar("SELECT email::text FROM partners WHERE id = $1").bind(partner_id).fetch_one(&mut *conn).await?;
+pub async fn for_test(
+    conn: &mut PgConnection,
+    secrets: &SecretBox,
+    partner_id: i64,
+    allow_private: bool,
+) -> Result<Option<(ActiveSmtp, String)>> {
+    let Some(r) = row(conn, partner_id).await? else {
+        return Ok(None);
+    };
+    let to: String = sqlx::query_scalar("SELECT email::text FROM partners WHERE id = $1")
+        .bind(partner_id)
+        .fetch_one(&mut *conn)
+        .await?;
     Ok(Some((connectable(r, secrets, allow_private).await?, to)))
 }
 
 async fn connectable(r: Row, secrets: &SecretBox, allow_private: bool) -> Result<ActiveSmtp> {
-    let port = u16::try_from(r.port).map_err(|_| Error::Other(anyhow::anyhow!("stored SMTP port {} out of range", r.port)))?;
-    let ip = pin(&r.host, port, allow_private).await.map_err(Error::Other)?;
+    let port = u16::try_from(r.port)
+        .map_err(|_| Error::Other(anyhow::anyhow!("stored SMTP port {} out of range", r.port)))?;
+    let ip = pin(&r.host, port, allow_private)
+        .await
+        .map_err(Error::Other)?;
     let password = secrets.open(&r.password_enc)?;
     // "Secure" means TLS: implicit on 465 (SMTPS), STARTTLS on any other port.
     let tls = match (r.secure, r.port) {
@@ -267,7 +327,9 @@ async fn connectable(r: Row, secrets: &SecretBox, allow_private: bool) -> Result
         (true, _) => "starttls",
     };
     let from = match r.from_address.parse::<lettre::message::Mailbox>() {
-        Ok(mb) if mb.name.is_none() => lettre::message::Mailbox::new(Some(r.company_name.clone()), mb.email).to_string(),
+        Ok(mb) if mb.name.is_none() => {
+            lettre::message::Mailbox::new(Some(r.company_name.clone()), mb.email).to_string()
+        }
         _ => r.from_address.clone(),
     };
     Ok(ActiveSmtp {
@@ -289,12 +351,46 @@ mod tests {
 
     #[test]
     fn form_rules() {
-        let f = SmtpForm::parse("smtp.example.com", Some(587), "me@example.com", "", "me@example.com", "Acme", Some(true), Some(true)).unwrap();
+        let f = SmtpForm::parse(
+            "smtp.example.com",
+            Some(587),
+            "me@example.com",
+            "",
+            "me@example.com",
+            "Acme",
+            Some(true),
+            Some(true),
+        )
+        .unwrap();
         assert_eq!(f.password, None);
-        let Err(Error::Invalid { fields, .. }) = SmtpForm::parse("", None, "", "", "nope", "", None, None) else { panic!() };
-        for k in ["host", "port", "user", "from", "company_name", "secure", "active"] {
+        let Err(Error::Invalid { fields, .. }) =
+            SmtpForm::parse("", None, "", "", "nope", "", None, None)
+        else {
+            panic!()
+        };
+        for k in [
+            "host",
+            "port",
+            "user",
+            "from",
+            "company_name",
+            "secure",
+            "active",
+        ] {
             assert!(fields.contains_key(k), "{k}");
         }
-        assert!(SmtpForm::parse("bad host", Some(70000), "u", "p", "a@b.co", "c", Some(true), Some(false)).is_err());
+        assert!(
+            SmtpForm::parse(
+                "bad host",
+                Some(70000),
+                "u",
+                "p",
+                "a@b.co",
+                "c",
+                Some(true),
+                Some(false)
+            )
+            .is_err()
+        );
     }
 }

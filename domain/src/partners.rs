@@ -1,7 +1,6 @@
 //! Partners' identity: sign-up, sign-in, e-mail verification and passwords. The wizard that
 //! follows sign-up is `onboarding`; the branded site is `branding`.
 
-
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
@@ -15,8 +14,7 @@ use crate::{
 
 pub const EMAIL_TAKEN: &str = "This email is already registered";
 pub const USER_NAME_TAKEN: &str = "This user name is already taken";
-pub const PASSWORD_RULE: &str =
-    "Password must be at least 8 characters and contain at least two of: upper case letters, lower case letters, numbers, symbols";
+pub const PASSWORD_RULE: &str = "Password must be at least 8 characters and contain at least two of: upper case letters, lower case letters, numbers, symbols";
 pub const PASSWORD_MISMATCH: &str = "New Password and Confirm Password didnot match!";
 /// Long enough for any passphrase, short enough that hashing it is not a denial of service.
 const MAX_PASSWORD_CHARS: usize = 128;
@@ -26,7 +24,10 @@ const MAX_PASSWORD_CHARS: usize = 128;
 pub fn check_password(field: &str, password: &str) -> Result<()> {
     let n = password.chars().count();
     if n > MAX_PASSWORD_CHARS {
-        return Err(Error::invalid(field, format!("Password must be at most {MAX_PASSWORD_CHARS} characters")));
+        return Err(Error::invalid(
+            field,
+            format!("Password must be at most {MAX_PASSWORD_CHARS} characters"),
+        ));
     }
     let classes = [
         password.chars().any(|c| c.is_uppercase()),
@@ -52,11 +53,15 @@ pub fn normalize_email(email: &str) -> String {
 }
 
 pub fn is_user_name(s: &str) -> bool {
-    (3..=40).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+    (3..=40).contains(&s.len())
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
 }
 
 fn is_phone(s: &str) -> bool {
-    (6..=20).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'+' | b' ' | b'-'))
+    (6..=20).contains(&s.len())
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'+' | b' ' | b'-'))
         && s.bytes().filter(u8::is_ascii_digit).count() >= 6
 }
 
@@ -72,20 +77,64 @@ pub struct SignupForm {
 }
 
 impl SignupForm {
-    pub fn parse(first_name: &str, last_name: &str, email: &str, phone_number: &str, user_name: &str, password: &str) -> Result<Self> {
-        let (first_name, last_name, phone_number, user_name) = (first_name.trim(), last_name.trim(), phone_number.trim(), user_name.trim());
+    pub fn parse(
+        first_name: &str,
+        last_name: &str,
+        email: &str,
+        phone_number: &str,
+        user_name: &str,
+        password: &str,
+    ) -> Result<Self> {
+        let (first_name, last_name, phone_number, user_name) = (
+            first_name.trim(),
+            last_name.trim(),
+            phone_number.trim(),
+            user_name.trim(),
+        );
         let email = normalize_email(email);
         let mut v = Violations::new();
-        v.check(!first_name.is_empty(), "first_name", "First name is required");
-        v.check(first_name.chars().count() <= 100, "first_name", "First name is too long");
-        v.check(is_plain_text(first_name), "first_name", "First name contains invalid characters");
+        v.check(
+            !first_name.is_empty(),
+            "first_name",
+            "First name is required",
+        );
+        v.check(
+            first_name.chars().count() <= 100,
+            "first_name",
+            "First name is too long",
+        );
+        v.check(
+            is_plain_text(first_name),
+            "first_name",
+            "First name contains invalid characters",
+        );
         v.check(!last_name.is_empty(), "last_name", "Last name is required");
-        v.check(last_name.chars().count() <= 100, "last_name", "Last name is too long");
-        v.check(is_plain_text(last_name), "last_name", "Last name contains invalid characters");
+        v.check(
+            last_name.chars().count() <= 100,
+            "last_name",
+            "Last name is too long",
+        );
+        v.check(
+            is_plain_text(last_name),
+            "last_name",
+            "Last name contains invalid characters",
+        );
         v.check(!email.is_empty(), "email", "Email is required");
-        v.check(email.is_empty() || crate::email_address::is_valid(&email), "email", crate::email_address::INVALID);
-        v.check(!phone_number.is_empty(), "phone_number", "Phone number is required");
-        v.check(phone_number.is_empty() || is_phone(phone_number), "phone_number", "Please enter a valid phone number");
+        v.check(
+            email.is_empty() || crate::email_address::is_valid(&email),
+            "email",
+            crate::email_address::INVALID,
+        );
+        v.check(
+            !phone_number.is_empty(),
+            "phone_number",
+            "Phone number is required",
+        );
+        v.check(
+            phone_number.is_empty() || is_phone(phone_number),
+            "phone_number",
+            "Please enter a valid phone number",
+        );
         v.check(!user_name.is_empty(), "user_name", "User name is required");
         v.check(
             user_name.is_empty() || is_user_name(user_name),
@@ -132,7 +181,11 @@ async fn check_free(conn: &mut PgConnection, email: &str, user_name: &str) -> Re
 /// transaction that also enqueues the verification mail. `password_hash` is
 /// `crypto::hash_password_pooled(&form.password)`, computed before that transaction began.
 #[tracing::instrument(skip_all)]
-pub async fn create(conn: &mut PgConnection, form: &SignupForm, password_hash: &str) -> Result<i64> {
+pub async fn create(
+    conn: &mut PgConnection,
+    form: &SignupForm,
+    password_hash: &str,
+) -> Result<i64> {
     check_free(conn, &form.email, &form.user_name).await?;
     let hash = password_hash;
     let id: i64 = sqlx::query_scalar(
@@ -182,7 +235,10 @@ macro_rules! credentials_sql {
     };
 }
 
-pub async fn credentials_by_email(conn: &mut PgConnection, email: &str) -> Result<Option<Credentials>> {
+pub async fn credentials_by_email(
+    conn: &mut PgConnection,
+    email: &str,
+) -> Result<Option<Credentials>> {
     if !is_plain_text(email) {
         return Ok(None);
     }
@@ -193,24 +249,38 @@ pub async fn credentials_by_email(conn: &mut PgConnection, email: &str) -> Resul
 }
 
 pub async fn credentials_by_id(conn: &mut PgConnection, id: i64) -> Result<Option<Credentials>> {
-    Ok(sqlx::query_as(credentials_sql!("id = $1")).bind(id).fetch_optional(conn).await?)
-}
-
-/// The partner named by both e-mail and user name (forgot password asks for both).
-pub async fn by_email_and_user_name(conn: &mut PgConnection, email: &str, user_name: &str) -> Result<Option<Credentials>> {
-    if !is_plain_text(email) || !is_plain_text(user_name) {
-        return Ok(None);
-    }
-    Ok(sqlx::query_as(credentials_sql!("email = $1 AND user_name = $2"))
-        .bind(normalize_email(email))
-        .bind(user_name.trim())
+    Ok(sqlx::query_as(credentials_sql!("id = $1"))
+        .bind(id)
         .fetch_optional(conn)
         .await?)
 }
 
+/// The partner named by both e-mail and user name (forgot password asks for both).
+pub async fn by_email_and_user_name(
+    conn: &mut PgConnection,
+    email: &str,
+    user_name: &str,
+) -> Result<Option<Credentials>> {
+    if !is_plain_text(email) || !is_plain_text(user_name) {
+        return Ok(None);
+    }
+    Ok(
+        sqlx::query_as(credentials_sql!("email = $1 AND user_name = $2"))
+            .bind(normalize_email(email))
+            .bind(user_name.trim())
+            .fetch_optional(conn)
+            .await?,
+    )
+}
+
 /// Whether the partner may use its session: `None` when it no longer exists.
 pub async fn is_active(conn: &mut PgConnection, id: i64) -> Result<Option<bool>> {
-    Ok(sqlx::query_scalar("SELECT is_active FROM partners WHERE id = $1").bind(id).fetch_optional(conn).await?)
+    Ok(
+        sqlx::query_scalar("SELECT is_active FROM partners WHERE id = $1")
+            .bind(id)
+            .fetch_optional(conn)
+            .await?,
+    )
 }
 
 /// Checks a password against a stored hash, or against a dummy hash when there is no account,
@@ -222,7 +292,11 @@ pub async fn password_matches(password: &str, stored: Option<&str>) -> bool {
         Some(hash) => crypto::verify_password_pooled(password, hash).await,
         None => {
             let dummy = DUMMY
-                .get_or_init(|| async { crypto::hash_password_pooled("dummy-password-for-timing").await.unwrap_or_default() })
+                .get_or_init(|| async {
+                    crypto::hash_password_pooled("dummy-password-for-timing")
+                        .await
+                        .unwrap_or_default()
+                })
                 .await;
             let _ = crypto::verify_password_pooled(password, dummy).await;
             false
@@ -242,26 +316,36 @@ pub async fn mark_email_verified(conn: &mut PgConnection, id: i64) -> Result<()>
 /// `crypto::hash_password_pooled` before the transaction), ends every session of the partner
 /// but `keep` (the caller's, on a change), and records who did it.
 #[tracing::instrument(skip(conn, password_hash))]
-pub async fn set_password(conn: &mut PgConnection, id: i64, password_hash: &str, action: &str, keep: Option<uuid::Uuid>) -> Result<()> {
+pub async fn set_password(
+    conn: &mut PgConnection,
+    id: i64,
+    password_hash: &str,
+    action: &str,
+    keep: Option<uuid::Uuid>,
+) -> Result<()> {
     let hash = password_hash;
-    let done = sqlx::query("UPDATE partners SET password_hash = $2, updated_at = now() WHERE id = $1")
-        .bind(id)
-        .bind(hash)
-        .execute(&mut *conn)
-        .await?;
+    let done =
+        sqlx::query("UPDATE partners SET password_hash = $2, updated_at = now() WHERE id = $1")
+            .bind(id)
+            .bind(hash)
+            .execute(&mut *conn)
+            .await?;
     if done.rows_affected() == 0 {
         return Err(Error::NotFound);
     }
     crate::sessions::end_all(conn, crate::sessions::PrincipalKind::Partner, id, keep).await?;
-    audit::record(conn, &audit::Record {
-        actor: Actor::partner(id),
-        action,
-        entity: "partner",
-        entity_id: id.to_string(),
-        partner_id: Some(id),
-        before: None,
-        after: None,
-    })
+    audit::record(
+        conn,
+        &audit::Record {
+            actor: Actor::partner(id),
+            action,
+            entity: "partner",
+            entity_id: id.to_string(),
+            partner_id: Some(id),
+            before: None,
+            after: None,
+        },
+    )
     .await?;
     Ok(())
 }
@@ -294,18 +378,51 @@ mod tests {
 
     #[test]
     fn signup_rules() {
-        assert!(SignupForm::parse("Asha", "Rao", " Asha@Example.IN ", "9876543210", "asha_rao", "Secret123").is_ok());
-        let f = SignupForm::parse("Asha", "Rao", " Asha@Example.IN ", "9876543210", "asha_rao", "Secret123").unwrap();
+        assert!(
+            SignupForm::parse(
+                "Asha",
+                "Rao",
+                " Asha@Example.IN ",
+                "9876543210",
+                "asha_rao",
+                "Secret123"
+            )
+            .is_ok()
+        );
+        let f = SignupForm::parse(
+            "Asha",
+            "Rao",
+            " Asha@Example.IN ",
+            "9876543210",
+            "asha_rao",
+            "Secret123",
+        )
+        .unwrap();
         assert_eq!(f.email, "asha@example.in");
-        let Err(Error::Invalid { fields, .. }) = SignupForm::parse("", "", "x", "12", "a b", "short") else { panic!() };
-        for k in ["first_name", "last_name", "email", "phone_number", "user_name", "password"] {
+        let Err(Error::Invalid { fields, .. }) =
+            SignupForm::parse("", "", "x", "12", "a b", "short")
+        else {
+            panic!()
+        };
+        for k in [
+            "first_name",
+            "last_name",
+            "email",
+            "phone_number",
+            "user_name",
+            "password",
+        ] {
             assert!(fields.contains_key(k), "{k}");
         }
     }
 
     #[test]
     fn new_password_mismatch_message() {
-        let Err(Error::Invalid { message, .. }) = check_new_password("Secret123", Some("Secret124")) else { panic!() };
+        let Err(Error::Invalid { message, .. }) =
+            check_new_password("Secret123", Some("Secret124"))
+        else {
+            panic!()
+        };
         assert_eq!(message, PASSWORD_MISMATCH);
         assert!(check_new_password("Secret123", Some("Secret123")).is_ok());
         assert!(check_new_password("Secret123", None).is_ok());

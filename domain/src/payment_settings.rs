@@ -48,7 +48,9 @@ fn is_key_text(s: &str) -> bool {
 fn check_own_key(v: &mut Violations, partner_id: i64, field: &str, key: &str, purpose: &str) {
     if key.is_empty() {
         v.add(field, "Please select a file");
-    } else if !key.starts_with(&format!("partners/{partner_id}/{purpose}/")) || storage::check_key(key).is_err() {
+    } else if !key.starts_with(&format!("partners/{partner_id}/{purpose}/"))
+        || storage::check_key(key).is_err()
+    {
         v.add(field, "Invalid file key: upload the file first");
     }
 }
@@ -57,7 +59,9 @@ fn check_amount(v: &mut Violations, field: &str, label: &str, paise: Option<i64>
     match paise {
         None => v.add(field, format!("{label} is required")),
         Some(p) if p < 0 => v.add(field, format!("{label} cannot be negative")),
-        Some(p) if p > MAX_MINIMUM_PAISE => v.add(field, format!("{label} must be at most ₹1,00,00,000")),
+        Some(p) if p > MAX_MINIMUM_PAISE => {
+            v.add(field, format!("{label} must be at most ₹1,00,00,000"))
+        }
         Some(p) => return p,
     }
     0
@@ -79,32 +83,85 @@ impl CardForm {
         theme_color: &str,
         currency: &str,
     ) -> Result<Self> {
-        let (key_id, name, description, logo_key, theme_color, currency) =
-            (key_id.trim(), name.trim(), description.trim(), logo_key.trim(), theme_color.trim(), currency.trim());
+        let (key_id, name, description, logo_key, theme_color, currency) = (
+            key_id.trim(),
+            name.trim(),
+            description.trim(),
+            logo_key.trim(),
+            theme_color.trim(),
+            currency.trim(),
+        );
         let mut v = Violations::new();
         // A masked value sent back unchanged means 'keep'; anything else with a '*' is a typo.
         let key_id = (!key_id.is_empty() && !key_id.contains('*')).then_some(key_id);
-        let key_secret = (!key_secret.is_empty() && key_secret != SECRET_MASK).then_some(key_secret);
+        let key_secret =
+            (!key_secret.is_empty() && key_secret != SECRET_MASK).then_some(key_secret);
         if let Some(k) = key_id {
-            v.check(k.len() <= 100 && is_key_text(k), "key_id", "Key id must be at most 100 letters, digits or symbols, without spaces");
+            v.check(
+                k.len() <= 100 && is_key_text(k),
+                "key_id",
+                "Key id must be at most 100 letters, digits or symbols, without spaces",
+            );
         }
         if let Some(s) = key_secret {
-            v.check(s.len() <= 200 && is_key_text(s), "key_secret", "Key secret must be at most 200 letters, digits or symbols, without spaces");
+            v.check(
+                s.len() <= 200 && is_key_text(s),
+                "key_secret",
+                "Key secret must be at most 200 letters, digits or symbols, without spaces",
+            );
         }
         v.check(!name.is_empty(), "name", "Name is required");
-        v.check(name.chars().count() <= 100, "name", "Name must be at most 100 characters");
-        v.check(is_plain_text(name) && !name.contains('\n'), "name", "Name contains invalid characters");
-        v.check(!description.is_empty(), "description", "Description is required");
-        v.check(description.chars().count() <= 500, "description", "Description must be at most 500 characters");
-        v.check(is_plain_text(description), "description", "Description contains invalid characters");
+        v.check(
+            name.chars().count() <= 100,
+            "name",
+            "Name must be at most 100 characters",
+        );
+        v.check(
+            is_plain_text(name) && !name.contains('\n'),
+            "name",
+            "Name contains invalid characters",
+        );
+        v.check(
+            !description.is_empty(),
+            "description",
+            "Description is required",
+        );
+        v.check(
+            description.chars().count() <= 500,
+            "description",
+            "Description must be at most 500 characters",
+        );
+        v.check(
+            is_plain_text(description),
+            "description",
+            "Description contains invalid characters",
+        );
         check_own_key(&mut v, partner_id, "logo_key", logo_key, "logo");
-        let api_min = check_amount(&mut v, "minimum_api_amount_paise", "Minimum API amount", minimum_api_amount_paise);
-        let product_min = check_amount(&mut v, "minimum_product_amount_paise", "Minimum product amount", minimum_product_amount_paise);
-        v.check(crate::branding::is_hex_colour(theme_color), "theme_color", "Theme colour must be a hex colour like #6091E2");
+        let api_min = check_amount(
+            &mut v,
+            "minimum_api_amount_paise",
+            "Minimum API amount",
+            minimum_api_amount_paise,
+        );
+        let product_min = check_amount(
+            &mut v,
+            "minimum_product_amount_paise",
+            "Minimum product amount",
+            minimum_product_amount_paise,
+        );
+        v.check(
+            crate::branding::is_hex_colour(theme_color),
+            "theme_color",
+            "Theme colour must be a hex colour like #6091E2",
+        );
         if currency.is_empty() {
             v.add("currency", "Currency is required");
         } else {
-            v.check(currency.eq_ignore_ascii_case(CURRENCY), "currency", "Currency must be INR");
+            v.check(
+                currency.eq_ignore_ascii_case(CURRENCY),
+                "currency",
+                "Currency must be INR",
+            );
         }
         v.into_result()?;
         Ok(Self {
@@ -134,10 +191,21 @@ impl QrForm {
         let (qr_key, description) = (qr_key.trim(), description.trim());
         let mut v = Violations::new();
         check_own_key(&mut v, partner_id, "qr_key", qr_key, "qr");
-        v.check(description.chars().count() <= 1000, "description", "Description must be at most 1,000 characters");
-        v.check(is_plain_text(description), "description", "Description contains invalid characters");
+        v.check(
+            description.chars().count() <= 1000,
+            "description",
+            "Description must be at most 1,000 characters",
+        );
+        v.check(
+            is_plain_text(description),
+            "description",
+            "Description contains invalid characters",
+        );
         v.into_result()?;
-        Ok(Self { qr_key: qr_key.into(), description: (!description.is_empty()).then(|| description.to_owned()) })
+        Ok(Self {
+            qr_key: qr_key.into(),
+            description: (!description.is_empty()).then(|| description.to_owned()),
+        })
     }
 }
 
@@ -213,11 +281,18 @@ fn masked_key_id(secrets: &SecretBox, sealed: Option<&[u8]>) -> String {
     }
 }
 
-pub async fn view(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i64) -> Result<PaymentSettings> {
+pub async fn view(
+    conn: &mut PgConnection,
+    secrets: &SecretBox,
+    partner_id: i64,
+) -> Result<PaymentSettings> {
     let r = row(conn, partner_id).await?;
     let qr = QrView {
         qr_key: r.as_ref().and_then(|r| r.qr_key.clone()),
-        description: r.as_ref().and_then(|r| r.qr_description.clone()).unwrap_or_default(),
+        description: r
+            .as_ref()
+            .and_then(|r| r.qr_description.clone())
+            .unwrap_or_default(),
         default_description: DEFAULT_QR_INSTRUCTION.into(),
     };
     let card = match r.filter(|r| r.name.is_some()) {
@@ -236,7 +311,11 @@ pub async fn view(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i64)
         Some(r) => CardView {
             configured: true,
             key_id: masked_key_id(secrets, r.key_id_enc.as_deref()),
-            key_secret: if r.key_secret_enc.is_some() { SECRET_MASK.into() } else { String::new() },
+            key_secret: if r.key_secret_enc.is_some() {
+                SECRET_MASK.into()
+            } else {
+                String::new()
+            },
             name: r.name.unwrap_or_default(),
             description: r.description.unwrap_or_default(),
             logo_key: r.logo_key,
@@ -252,9 +331,17 @@ pub async fn view(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i64)
 /// Saves the card provider. Empty keys keep the stored ones, but a new key id needs its secret
 /// again (a secret belongs to its key id); with none stored both are required.
 #[tracing::instrument(skip_all, fields(partner_id))]
-pub async fn save_card(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i64, form: &CardForm, actor: Actor) -> Result<PaymentSettings> {
+pub async fn save_card(
+    conn: &mut PgConnection,
+    secrets: &SecretBox,
+    partner_id: i64,
+    form: &CardForm,
+    actor: Actor,
+) -> Result<PaymentSettings> {
     let stored = row(conn, partner_id).await?;
-    let (stored_id, stored_secret) = stored.as_ref().map_or((None, None), |r| (r.key_id_enc.clone(), r.key_secret_enc.clone()));
+    let (stored_id, stored_secret) = stored.as_ref().map_or((None, None), |r| {
+        (r.key_id_enc.clone(), r.key_secret_enc.clone())
+    });
     let mut v = Violations::new();
     let key_id_enc = match (&form.key_id, stored_id) {
         (Some(k), _) => Some(secrets.seal(k)),
@@ -308,7 +395,13 @@ pub async fn save_card(conn: &mut PgConnection, secrets: &SecretBox, partner_id:
 }
 
 /// Saves the QR code and its description.
-pub async fn save_qr(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i64, form: &QrForm, actor: Actor) -> Result<PaymentSettings> {
+pub async fn save_qr(
+    conn: &mut PgConnection,
+    secrets: &SecretBox,
+    partner_id: i64,
+    form: &QrForm,
+    actor: Actor,
+) -> Result<PaymentSettings> {
     sqlx::query(
         "INSERT INTO partner_payment_settings (partner_id, qr_key, qr_description) VALUES ($1, $2, $3)
          ON CONFLICT (partner_id) DO UPDATE SET qr_key = $2, qr_description = $3, updated_at = now()",
@@ -318,29 +411,51 @@ pub async fn save_qr(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i
     .bind(&form.description)
     .execute(&mut *conn)
     .await?;
-    record(conn, partner_id, "payment_qr", serde_json::json!({"qr_key": form.qr_key, "description": form.description}), actor).await?;
+    record(
+        conn,
+        partner_id,
+        "payment_qr",
+        serde_json::json!({"qr_key": form.qr_key, "description": form.description}),
+        actor,
+    )
+    .await?;
     view(conn, secrets, partner_id).await
 }
 
-async fn record(conn: &mut PgConnection, partner_id: i64, entity: &'static str, after: serde_json::Value, actor: Actor) -> Result<()> {
-    audit::record(conn, &audit::Record {
-        actor,
-        action: "update",
-        entity,
-        entity_id: partner_id.to_string(),
-        partner_id: Some(partner_id),
-        before: None,
-        after: Some(after),
-    })
+async fn record(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    entity: &'static str,
+    after: serde_json::Value,
+    actor: Actor,
+) -> Result<()> {
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action: "update",
+            entity,
+            entity_id: partner_id.to_string(),
+            partner_id: Some(partner_id),
+            before: None,
+            after: Some(after),
+        },
+    )
     .await?;
     Ok(())
 }
 
 /// The provider's key id and secret in clear, for the code that talks to the provider; never
 /// for a response. `NotFound` when none are saved.
-pub async fn card_keys(conn: &mut PgConnection, secrets: &SecretBox, partner_id: i64) -> Result<(String, String)> {
+pub async fn card_keys(
+    conn: &mut PgConnection,
+    secrets: &SecretBox,
+    partner_id: i64,
+) -> Result<(String, String)> {
     let r = row(conn, partner_id).await?.ok_or(Error::NotFound)?;
-    let (Some(id), Some(secret)) = (r.key_id_enc, r.key_secret_enc) else { return Err(Error::NotFound) };
+    let (Some(id), Some(secret)) = (r.key_id_enc, r.key_secret_enc) else {
+        return Err(Error::NotFound);
+    };
     let open = |s: &[u8]| secrets.open(s).map_err(Error::Other);
     Ok((open(&id)?, open(&secret)?))
 }
@@ -350,34 +465,86 @@ mod tests {
     use super::*;
 
     fn card(key_id: &str, secret: &str, api: Option<i64>) -> Result<CardForm> {
-        CardForm::parse(7, key_id, secret, " Razorpay ", "Cards and UPI", "partners/7/logo/ABCDE_card.png", api, Some(0), "#aa11ff", "inr")
+        CardForm::parse(
+            7,
+            key_id,
+            secret,
+            " Razorpay ",
+            "Cards and UPI",
+            "partners/7/logo/ABCDE_card.png",
+            api,
+            Some(0),
+            "#aa11ff",
+            "inr",
+        )
     }
 
     #[test]
     fn card_rules() {
         let c = card("rzp_live_1234", "s3cr3t", Some(50_000)).unwrap();
-        assert_eq!((c.key_id.as_deref(), c.name.as_str(), c.theme_color.as_str(), c.currency.as_str()), (Some("rzp_live_1234"), "Razorpay", "#AA11FF", "INR"));
+        assert_eq!(
+            (
+                c.key_id.as_deref(),
+                c.name.as_str(),
+                c.theme_color.as_str(),
+                c.currency.as_str()
+            ),
+            (Some("rzp_live_1234"), "Razorpay", "#AA11FF", "INR")
+        );
         // The masks sent back mean 'keep'.
         let kept = card("*********1234", SECRET_MASK, Some(1)).unwrap();
         assert_eq!((kept.key_id, kept.key_secret), (None, None));
-        let Err(Error::Invalid { fields, .. }) =
-            CardForm::parse(7, "has space", "x\u{1}", "", "", "partners/8/logo/ABCDE_x.png", None, Some(-1), "red", "USD")
-        else {
+        let Err(Error::Invalid { fields, .. }) = CardForm::parse(
+            7,
+            "has space",
+            "x\u{1}",
+            "",
+            "",
+            "partners/8/logo/ABCDE_x.png",
+            None,
+            Some(-1),
+            "red",
+            "USD",
+        ) else {
             panic!()
         };
         assert_eq!(
             fields.keys().collect::<Vec<_>>(),
-            ["currency", "description", "key_id", "key_secret", "logo_key", "minimum_api_amount_paise", "minimum_product_amount_paise", "name", "theme_color"]
+            [
+                "currency",
+                "description",
+                "key_id",
+                "key_secret",
+                "logo_key",
+                "minimum_api_amount_paise",
+                "minimum_product_amount_paise",
+                "name",
+                "theme_color"
+            ]
         );
-        assert!(matches!(card("k", "s", Some(MAX_MINIMUM_PAISE + 1)), Err(Error::Invalid { .. })));
+        assert!(matches!(
+            card("k", "s", Some(MAX_MINIMUM_PAISE + 1)),
+            Err(Error::Invalid { .. })
+        ));
     }
 
     #[test]
     fn qr_rules() {
-        assert_eq!(QrForm::parse(7, "partners/7/qr/ABCDE_qr.png", "  ").unwrap().description, None);
-        let Err(Error::Invalid { fields, .. }) = QrForm::parse(7, "partners/7/logo/ABCDE_qr.png", &"d".repeat(1001)) else { panic!() };
+        assert_eq!(
+            QrForm::parse(7, "partners/7/qr/ABCDE_qr.png", "  ")
+                .unwrap()
+                .description,
+            None
+        );
+        let Err(Error::Invalid { fields, .. }) =
+            QrForm::parse(7, "partners/7/logo/ABCDE_qr.png", &"d".repeat(1001))
+        else {
+            panic!()
+        };
         assert_eq!(fields.keys().collect::<Vec<_>>(), ["description", "qr_key"]);
-        let Err(Error::Invalid { fields, .. }) = QrForm::parse(7, "", "") else { panic!() };
+        let Err(Error::Invalid { fields, .. }) = QrForm::parse(7, "", "") else {
+            panic!()
+        };
         assert_eq!(fields["qr_key"], "Please select a file");
     }
 }

@@ -83,7 +83,23 @@ mod tests {
     #[test]
     fn prices_of_the_spec() {
         let c = super::cards();
-        let p: Vec<_> = c.iter().map(|c| (c.id, c.monthly_price_paise / 100, c.yearly_price_paise / 100)).collect();
-        assert_eq!(p, [("standard", 10_000, 8_000), ("premium", 20_000, 17_000), ("pro", 30_000, 21_000)]);
+        let p: Vec<_> = c
+            .iter()
+            .map(|c| {
+                (
+                    c.id,
+                    c.monthly_price_paise / 100,
+                    c.yearly_price_paise / 100,
+                )
+            })
+            .collect();
+        assert_eq!(
+            p,
+            [
+                ("standard", 10_000, 8_000),
+                ("premium", 20_000, 17_000),
+                ("pro", 30_000, 21_000)
+            ]
+        );
     }
 }

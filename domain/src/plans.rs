@@ -24,7 +24,12 @@ pub enum PlanType {
 }
 
 impl PlanType {
-    pub const ALL: [PlanType; 4] = [PlanType::Default, PlanType::Standard, PlanType::Premium, PlanType::Pro];
+    pub const ALL: [PlanType; 4] = [
+        PlanType::Default,
+        PlanType::Standard,
+        PlanType::Premium,
+        PlanType::Pro,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -36,7 +41,9 @@ impl PlanType {
     }
 
     pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|p| p.as_str().eq_ignore_ascii_case(s.trim()))
+        Self::ALL
+            .into_iter()
+            .find(|p| p.as_str().eq_ignore_ascii_case(s.trim()))
     }
 }
 
@@ -75,7 +82,10 @@ pub async fn validate_items(conn: &mut PgConnection, items: &[PriceItem]) -> Res
         if s.is_empty() {
             v.add(&format!("prices[{i}].service"), "Service Name is required");
         } else if !seen.insert(s) {
-            v.add(&format!("prices[{i}].service"), format!("{s} is listed twice"));
+            v.add(
+                &format!("prices[{i}].service"),
+                format!("{s} is listed twice"),
+            );
         }
         if let Err(m) = it.price_paise.price() {
             v.add(&format!("prices[{i}].price_paise"), m);
@@ -83,17 +93,21 @@ pub async fn validate_items(conn: &mut PgConnection, items: &[PriceItem]) -> Res
     }
     v.into_result()?;
     let services: Vec<&str> = items.iter().map(|i| i.service.trim()).collect();
-    let known: Vec<(String, i64)> = sqlx::query_as("SELECT service, id FROM api_catalogue WHERE service = ANY($1)")
-        .bind(&services)
-        .fetch_all(conn)
-        .await?;
+    let known: Vec<(String, i64)> =
+        sqlx::query_as("SELECT service, id FROM api_catalogue WHERE service = ANY($1)")
+            .bind(&services)
+            .fetch_all(conn)
+            .await?;
     let known: std::collections::HashMap<String, i64> = known.into_iter().collect();
     let mut v = Violations::new();
     let mut ids = Vec::with_capacity(items.len());
     for (i, s) in services.iter().enumerate() {
         match known.get(*s) {
             Some(id) => ids.push(*id),
-            None => v.add(&format!("prices[{i}].service"), format!("Unknown service: {s}")),
+            None => v.add(
+                &format!("prices[{i}].service"),
+                format!("Unknown service: {s}"),
+            ),
         }
     }
     v.into_result()?;
@@ -105,7 +119,13 @@ pub async fn validate_items(conn: &mut PgConnection, items: &[PriceItem]) -> Res
 /// `apply_id` (a retry after a crash that came after the commit) finds that row and changes
 /// nothing: `Ok(None)`. Two runs at once (one worker presumed dead) take turns on a lock.
 /// Returns the number of prices that changed.
-pub async fn apply_price_list(conn: &mut PgConnection, apply_id: &str, target: Target, items: &[PriceItem], actor: Actor) -> Result<Option<usize>> {
+pub async fn apply_price_list(
+    conn: &mut PgConnection,
+    apply_id: &str,
+    target: Target,
+    items: &[PriceItem],
+    actor: Actor,
+) -> Result<Option<usize>> {
     sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
         .bind(format!("bulk_update_prices:{apply_id}"))
         .execute(&mut *conn)
@@ -122,15 +142,20 @@ pub async fn apply_price_list(conn: &mut PgConnection, apply_id: &str, target: T
         Target::Partner(p) => Some(p),
         Target::Plan(_) => None,
     };
-    audit::record(conn, &audit::Record {
-        actor,
-        action: "bulk_update_prices",
-        entity: "price_list",
-        entity_id: apply_id.to_owned(),
-        partner_id,
-        before: None,
-        after: Some(serde_json::json!({ "target": target, "prices": items.len(), "changed": changed })),
-    })
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action: "bulk_update_prices",
+            entity: "price_list",
+            entity_id: apply_id.to_owned(),
+            partner_id,
+            before: None,
+            after: Some(
+                serde_json::json!({ "target": target, "prices": items.len(), "changed": changed }),
+            ),
+        },
+    )
     .await?;
     Ok(Some(changed))
 }
@@ -138,10 +163,18 @@ pub async fn apply_price_list(conn: &mut PgConnection, apply_id: &str, target: T
 /// Sets the prices of `items` on `target`, all in the caller's transaction: the previous
 /// prices are locked and read, every row is upserted in one statement, and one audit row per
 /// changed price records before and after. Returns the number of prices that changed.
-pub async fn apply_prices(conn: &mut PgConnection, target: Target, items: &[PriceItem], actor: Actor) -> Result<usize> {
+pub async fn apply_prices(
+    conn: &mut PgConnection,
+    target: Target,
+    items: &[PriceItem],
+    actor: Actor,
+) -> Result<usize> {
     let ids = validate_items(conn, items).await?;
     // validate_items refused every price that is not a whole number in range.
-    let prices: Vec<i64> = items.iter().map(|i| i.price_paise.whole().unwrap_or_default()).collect();
+    let prices: Vec<i64> = items
+        .iter()
+        .map(|i| i.price_paise.whole().unwrap_or_default())
+        .collect();
     let statuses: Vec<bool> = items.iter().map(|i| i.status.unwrap_or(true)).collect();
     let services: Vec<&str> = items.iter().map(|i| i.service.trim()).collect();
     if let Target::Partner(p) = target {
@@ -164,7 +197,8 @@ pub async fn apply_prices(conn: &mut PgConnection, target: Target, items: &[Pric
         .fetch_all(&mut *conn)
         .await?,
     };
-    let before: std::collections::HashMap<i64, (i64, bool)> = before.into_iter().map(|(a, p, s)| (a, (p, s))).collect();
+    let before: std::collections::HashMap<i64, (i64, bool)> =
+        before.into_iter().map(|(a, p, s)| (a, (p, s))).collect();
     match target {
         Target::Plan(plan) => {
             sqlx::query(
@@ -206,9 +240,18 @@ pub async fn apply_prices(conn: &mut PgConnection, target: Target, items: &[Pric
             continue;
         }
         let image = |p: i64, s: bool| {
-            if status_matters { serde_json::json!({ "service": service, "price_paise": p, "status": s }) } else { serde_json::json!({ "service": service, "price_paise": p }) }
+            if status_matters {
+                serde_json::json!({ "service": service, "price_paise": p, "status": s })
+            } else {
+                serde_json::json!({ "service": service, "price_paise": p })
+            }
         };
-        rows.push((format!("{prefix}:{service}"), partner_id, old.map(|(p, s)| image(p, s)), Some(image(*price, *status))));
+        rows.push((
+            format!("{prefix}:{service}"),
+            partner_id,
+            old.map(|(p, s)| image(p, s)),
+            Some(image(*price, *status)),
+        ));
     }
     audit::record_many(conn, actor, &format!("{entity}.set"), entity, &rows).await?;
     Ok(rows.len())
@@ -228,8 +271,15 @@ pub struct SlabPrice {
 }
 
 /// The APIs a slab lists, by category and name.
-pub async fn slab_prices(conn: &mut PgConnection, plan: PlanType, category: Option<&str>, page: PageRequest) -> Result<Page<SlabPrice>> {
-    let category = category.map(str::trim).filter(|c| !c.is_empty() && !c.eq_ignore_ascii_case("all"));
+pub async fn slab_prices(
+    conn: &mut PgConnection,
+    plan: PlanType,
+    category: Option<&str>,
+    page: PageRequest,
+) -> Result<Page<SlabPrice>> {
+    let category = category
+        .map(str::trim)
+        .filter(|c| !c.is_empty() && !c.eq_ignore_ascii_case("all"));
     List {
         columns: "c.id AS api_id, c.service, c.name, c.category, c.pid, pl.price_paise, c.default_price_paise, pl.updated_at",
         rows: |q: &mut QueryBuilder<Postgres>| {
@@ -245,7 +295,9 @@ pub async fn slab_prices(conn: &mut PgConnection, plan: PlanType, category: Opti
 /// `AND` one category (case-insensitive) of the catalogue `c`, when there is one.
 fn push_category(q: &mut QueryBuilder<Postgres>, category: Option<&str>) {
     if let Some(c) = category {
-        q.push(" AND lower(c.category) = lower(").push_bind(c.to_owned()).push(")");
+        q.push(" AND lower(c.category) = lower(")
+            .push_bind(c.to_owned())
+            .push(")");
     }
 }
 
@@ -266,9 +318,16 @@ pub struct CustomPrice {
     pub updated_at: DateTime<Utc>,
 }
 
-pub async fn custom_prices(conn: &mut PgConnection, partner_id: i64, category: Option<&str>, page: PageRequest) -> Result<Page<CustomPrice>> {
+pub async fn custom_prices(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    category: Option<&str>,
+    page: PageRequest,
+) -> Result<Page<CustomPrice>> {
     crate::tenancy::partner_exists(conn, partner_id).await?;
-    let category = category.map(str::trim).filter(|c| !c.is_empty() && !c.eq_ignore_ascii_case("all"));
+    let category = category
+        .map(str::trim)
+        .filter(|c| !c.is_empty() && !c.eq_ignore_ascii_case("all"));
     List {
         columns: "c.id AS api_id, c.service, c.name, c.category, c.pid, pp.price_paise, pp.status,
                   COALESCE(pl.price_paise, c.default_price_paise) AS plan_price_paise, pp.created_at, pp.updated_at",
@@ -290,7 +349,12 @@ pub async fn custom_prices(conn: &mut PgConnection, partner_id: i64, category: O
 }
 
 /// Removes one customised price: the partner pays its slab's price for it again.
-pub async fn delete_custom_price(conn: &mut PgConnection, partner_id: i64, service: &str, actor: Actor) -> Result<()> {
+pub async fn delete_custom_price(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    service: &str,
+    actor: Actor,
+) -> Result<()> {
     crate::tenancy::partner_exists(conn, partner_id).await?;
     let removed: Option<(i64, bool)> = sqlx::query_as(
         "DELETE FROM partner_prices pp USING api_catalogue c
@@ -302,41 +366,58 @@ pub async fn delete_custom_price(conn: &mut PgConnection, partner_id: i64, servi
     .fetch_optional(&mut *conn)
     .await?;
     let (price, status) = removed.ok_or(Error::NotFound)?;
-    audit::record(conn, &audit::Record {
-        actor,
-        action: "partner_price.delete",
-        entity: "partner_price",
-        entity_id: format!("{partner_id}:{service}"),
-        partner_id: Some(partner_id),
-        before: Some(serde_json::json!({ "service": service, "price_paise": price, "status": status })),
-        after: None,
-    })
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action: "partner_price.delete",
+            entity: "partner_price",
+            entity_id: format!("{partner_id}:{service}"),
+            partner_id: Some(partner_id),
+            before: Some(
+                serde_json::json!({ "service": service, "price_paise": price, "status": status }),
+            ),
+            after: None,
+        },
+    )
     .await?;
     Ok(())
 }
 
 /// Change Plan (client details, Settings): moves the partner to another slab and marks the
 /// plan as selected.
-pub async fn change_plan(conn: &mut PgConnection, partner_id: i64, plan: PlanType, actor: Actor) -> Result<()> {
-    let before: Option<(String, Option<DateTime<Utc>>)> = sqlx::query_as("SELECT plan::text, plan_selected_at FROM partners WHERE id = $1 FOR UPDATE")
-        .bind(partner_id)
-        .fetch_optional(&mut *conn)
-        .await?;
+pub async fn change_plan(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    plan: PlanType,
+    actor: Actor,
+) -> Result<()> {
+    let before: Option<(String, Option<DateTime<Utc>>)> = sqlx::query_as(
+        "SELECT plan::text, plan_selected_at FROM partners WHERE id = $1 FOR UPDATE",
+    )
+    .bind(partner_id)
+    .fetch_optional(&mut *conn)
+    .await?;
     let (old, _) = before.ok_or(Error::NotFound)?;
-    sqlx::query("UPDATE partners SET plan = $2, plan_selected_at = now(), updated_at = now() WHERE id = $1")
-        .bind(partner_id)
-        .bind(plan.as_str())
-        .execute(&mut *conn)
-        .await?;
-    audit::record(conn, &audit::Record {
-        actor,
-        action: "partner.change_plan",
-        entity: "partner",
-        entity_id: partner_id.to_string(),
-        partner_id: Some(partner_id),
-        before: Some(serde_json::json!({ "plan": old })),
-        after: Some(serde_json::json!({ "plan": plan.as_str() })),
-    })
+    sqlx::query(
+        "UPDATE partners SET plan = $2, plan_selected_at = now(), updated_at = now() WHERE id = $1",
+    )
+    .bind(partner_id)
+    .bind(plan.as_str())
+    .execute(&mut *conn)
+    .await?;
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action: "partner.change_plan",
+            entity: "partner",
+            entity_id: partner_id.to_string(),
+            partner_id: Some(partner_id),
+            before: Some(serde_json::json!({ "plan": old })),
+            after: Some(serde_json::json!({ "plan": plan.as_str() })),
+        },
+    )
     .await?;
     Ok(())
 }
@@ -362,7 +443,13 @@ pub async fn client_plan(conn: &mut PgConnection, partner_id: i64) -> Result<Cli
     .await?;
     let (plan, plan_selected_at, customised) = row.ok_or(Error::NotFound)?;
     let items = pricing::prices(conn, partner_id, None, None).await?;
-    Ok(ClientPlan { partner_id, plan: PlanType::parse(&plan).unwrap_or(PlanType::Default), plan_selected_at, customised, items })
+    Ok(ClientPlan {
+        partner_id,
+        plan: PlanType::parse(&plan).unwrap_or(PlanType::Default),
+        plan_selected_at,
+        customised,
+        items,
+    })
 }
 
 /// One row of My Plan.
@@ -392,7 +479,12 @@ pub struct MyPlan {
 }
 
 pub async fn my_plan(conn: &mut PgConnection, partner_id: i64) -> Result<MyPlan> {
-    let row: Option<(String, Option<DateTime<Utc>>, Option<DateTime<Utc>>, Option<DateTime<Utc>>)> = sqlx::query_as(
+    let row: Option<(
+        String,
+        Option<DateTime<Utc>>,
+        Option<DateTime<Utc>>,
+        Option<DateTime<Utc>>,
+    )> = sqlx::query_as(
         "SELECT p.plan::text, p.plan_selected_at,
                 (SELECT max(updated_at) FROM partner_prices WHERE partner_id = p.id),
                 (SELECT max(updated_at) FROM plan_prices WHERE plan = p.plan)
@@ -404,20 +496,44 @@ pub async fn my_plan(conn: &mut PgConnection, partner_id: i64) -> Result<MyPlan>
     let (plan, selected_at, custom_at, slab_at) = row.ok_or(Error::NotFound)?;
     let customised = custom_at.is_some();
     if selected_at.is_none() && !customised {
-        return Ok(MyPlan { plan: None, customised: false, updated_at: None, items: vec![] });
+        return Ok(MyPlan {
+            plan: None,
+            customised: false,
+            updated_at: None,
+            items: vec![],
+        });
     }
-    let updated_at = [selected_at, custom_at, slab_at].into_iter().flatten().max();
+    let updated_at = [selected_at, custom_at, slab_at]
+        .into_iter()
+        .flatten()
+        .max();
     let items = pricing::prices(conn, partner_id, None, None)
         .await?
         .into_iter()
         .filter(|p| p.visible)
-        .map(|p| MyPlanItem { api_id: p.api_id, service: p.service, category: p.category, name: p.name, pid: p.pid, price_paise: p.amount_paise, sells_at_paise: p.sells_at_paise })
+        .map(|p| MyPlanItem {
+            api_id: p.api_id,
+            service: p.service,
+            category: p.category,
+            name: p.name,
+            pid: p.pid,
+            price_paise: p.amount_paise,
+            sells_at_paise: p.sells_at_paise,
+        })
         .collect();
-    Ok(MyPlan { plan: PlanType::parse(&plan), customised, updated_at, items })
+    Ok(MyPlan {
+        plan: PlanType::parse(&plan),
+        customised,
+        updated_at,
+        items,
+    })
 }
 
 /// The distinct lower-cased categories of a partner's customised prices (API Pricing filter).
-pub async fn custom_price_categories(conn: &mut PgConnection, partner_id: i64) -> Result<Vec<String>> {
+pub async fn custom_price_categories(
+    conn: &mut PgConnection,
+    partner_id: i64,
+) -> Result<Vec<String>> {
     Ok(sqlx::query_scalar(
         "SELECT DISTINCT lower(c.category) FROM partner_prices pp JOIN api_catalogue c ON c.id = pp.api_id
           WHERE pp.partner_id = $1 ORDER BY 1",

@@ -75,18 +75,35 @@ pub struct PolicyText {
 }
 
 /// The text of `policy` on `partner_id`'s site (its own where it wrote one), or the platform's.
-pub async fn text(conn: &mut PgConnection, partner_id: Option<i64>, policy: Policy, contact: &str) -> Result<PolicyText> {
+pub async fn text(
+    conn: &mut PgConnection,
+    partner_id: Option<i64>,
+    policy: Policy,
+    contact: &str,
+) -> Result<PolicyText> {
     let own: Option<String> = match (partner_id, policy) {
-        (Some(id), Policy::Terms) => sqlx::query_scalar("SELECT terms_text FROM partner_signup_settings WHERE partner_id = $1")
+        (Some(id), Policy::Terms) => {
+            sqlx::query_scalar(
+                "SELECT terms_text FROM partner_signup_settings WHERE partner_id = $1",
+            )
             .bind(id)
             .fetch_optional(conn)
-            .await?,
+            .await?
+        }
         _ => None,
     };
     let paragraphs = own.as_deref().map(paragraphs_of).filter(|p| !p.is_empty());
     Ok(match paragraphs {
-        Some(paragraphs) => PolicyText { title: policy.title().into(), paragraphs, source: "partner".into() },
-        None => PolicyText { title: policy.title().into(), paragraphs: policy.platform_text(contact), source: "platform".into() },
+        Some(paragraphs) => PolicyText {
+            title: policy.title().into(),
+            paragraphs,
+            source: "partner".into(),
+        },
+        None => PolicyText {
+            title: policy.title().into(),
+            paragraphs: policy.platform_text(contact),
+            source: "platform".into(),
+        },
     })
 }
 
@@ -101,15 +118,33 @@ pub fn paragraphs_of(rich: &str) -> Vec<String> {
             rest = "";
             break;
         };
-        let tag = rest[start + 1..start + len].trim_start_matches('/').to_ascii_lowercase();
-        if ["p", "br", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr"].iter().any(|t| tag == *t || tag.starts_with(&format!("{t} ")) || tag.starts_with(&format!("{t}/"))) {
+        let tag = rest[start + 1..start + len]
+            .trim_start_matches('/')
+            .to_ascii_lowercase();
+        if [
+            "p", "br", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr",
+        ]
+        .iter()
+        .any(|t| {
+            tag == *t || tag.starts_with(&format!("{t} ")) || tag.starts_with(&format!("{t}/"))
+        }) {
             text.push('\n');
         }
         rest = &rest[start + len + 1..];
     }
     text.push_str(rest);
-    let decoded = text.replace("&nbsp;", " ").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'").replace("&amp;", "&");
-    decoded.lines().map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|l| !l.is_empty()).collect()
+    let decoded = text
+        .replace("&nbsp;", " ")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&");
+    decoded
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty())
+        .collect()
 }
 
 #[cfg(test)]
@@ -118,8 +153,15 @@ mod tests {
 
     #[test]
     fn rich_text_becomes_paragraphs_of_words() {
-        assert_eq!(paragraphs_of("<p>First&nbsp;rule</p><p><b>Second</b> &amp; last<br>line</p>"), vec!["First rule", "Second & last", "line"]);
-        assert_eq!(paragraphs_of("<script>alert(1)</script>"), vec!["alert(1)"], "markup never survives");
+        assert_eq!(
+            paragraphs_of("<p>First&nbsp;rule</p><p><b>Second</b> &amp; last<br>line</p>"),
+            vec!["First rule", "Second & last", "line"]
+        );
+        assert_eq!(
+            paragraphs_of("<script>alert(1)</script>"),
+            vec!["alert(1)"],
+            "markup never survives"
+        );
         assert!(paragraphs_of("<p> </p><br/>").is_empty());
         assert_eq!(paragraphs_of("plain\n\ntext"), vec!["plain", "text"]);
     }
@@ -127,7 +169,14 @@ mod tests {
     #[test]
     fn every_policy_has_a_platform_text_ending_with_the_contact() {
         for p in [Policy::Privacy, Policy::Terms, Policy::Cancellation] {
-            assert_eq!(Policy::parse(match p { Policy::Privacy => "privacy", Policy::Terms => "terms", Policy::Cancellation => "cancellation" }), Some(p));
+            assert_eq!(
+                Policy::parse(match p {
+                    Policy::Privacy => "privacy",
+                    Policy::Terms => "terms",
+                    Policy::Cancellation => "cancellation",
+                }),
+                Some(p)
+            );
             let t = p.platform_text("help@example.in");
             assert!(t.len() > 3);
             assert_eq!(t.last().unwrap(), "Questions: help@example.in.");

@@ -32,7 +32,11 @@ pub fn with_margin(amount_paise: i64, margin_bps: i32) -> i64 {
 }
 
 /// The prices of `product` for `partner_id`; `NotFound` when either does not exist.
-pub async fn price(conn: &mut PgConnection, partner_id: i64, product: &str) -> Result<ProductPrice> {
+pub async fn price(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    product: &str,
+) -> Result<ProductPrice> {
     let row: Option<(String, String, i64, i32)> = sqlx::query_as(
         "SELECT pr.product, pr.name, pr.default_price_paise, p.default_margin_bps
            FROM products pr CROSS JOIN partners p
@@ -43,7 +47,12 @@ pub async fn price(conn: &mut PgConnection, partner_id: i64, product: &str) -> R
     .fetch_optional(conn)
     .await?;
     let (product, name, amount_paise, bps) = row.ok_or(Error::NotFound)?;
-    Ok(ProductPrice { product, name, amount_paise, user_amount_paise: with_margin(amount_paise, bps) })
+    Ok(ProductPrice {
+        product,
+        name,
+        amount_paise,
+        user_amount_paise: with_margin(amount_paise, bps),
+    })
 }
 
 #[cfg(test)]

@@ -44,15 +44,32 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
     }
     // ::a.b.c.d (deprecated IPv4-compatible), also :: and ::1.
     if s[..6] == [0; 6] {
-        return s[6] != 0 && is_public_v4(Ipv4Addr::new((s[6] >> 8) as u8, s[6] as u8, (s[7] >> 8) as u8, s[7] as u8));
+        return s[6] != 0
+            && is_public_v4(Ipv4Addr::new(
+                (s[6] >> 8) as u8,
+                s[6] as u8,
+                (s[7] >> 8) as u8,
+                s[7] as u8,
+            ));
     }
     // NAT64 (64:ff9b::/96 and the local-use 64:ff9b:1::/48) reaches the embedded IPv4 address.
     if s[0] == 0x64 && s[1] == 0xff9b {
-        return s[2] == 0 && is_public_v4(Ipv4Addr::new((s[6] >> 8) as u8, s[6] as u8, (s[7] >> 8) as u8, s[7] as u8));
+        return s[2] == 0
+            && is_public_v4(Ipv4Addr::new(
+                (s[6] >> 8) as u8,
+                s[6] as u8,
+                (s[7] >> 8) as u8,
+                s[7] as u8,
+            ));
     }
     // 6to4 carries its IPv4 address in the second and third groups.
     if s[0] == 0x2002 {
-        return is_public_v4(Ipv4Addr::new((s[1] >> 8) as u8, s[1] as u8, (s[2] >> 8) as u8, s[2] as u8));
+        return is_public_v4(Ipv4Addr::new(
+            (s[1] >> 8) as u8,
+            s[1] as u8,
+            (s[2] >> 8) as u8,
+            s[2] as u8,
+        ));
     }
     !((s[0] & 0xfe00) == 0xfc00                 // unique-local fc00::/7 (fd00:ec2::254 too)
         || (s[0] & 0xffc0) == 0xfe80            // link-local
@@ -88,25 +105,71 @@ mod tests {
     #[test]
     fn private_local_and_metadata_addresses_are_not_public() {
         for bad in [
-            "127.0.0.1", "127.8.9.10", "0.0.0.0", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254",
-            "100.64.0.1", "100.127.255.254", "224.0.0.1", "239.1.1.1", "255.255.255.255", "240.0.0.1", "192.0.2.5", "198.51.100.7",
-            "203.0.113.9", "198.18.0.1", "::", "::1", "fd00:ec2::254", "fc00::1", "fe80::1", "ff02::1", "::ffff:127.0.0.1",
-            "::ffff:169.254.169.254", "::ffff:10.0.0.1", "::127.0.0.1", "64:ff9b::a9fe:a9fe", "2002:7f00:1::", "2001:db8::1",
+            "127.0.0.1",
+            "127.8.9.10",
+            "0.0.0.0",
+            "10.1.2.3",
+            "172.16.0.1",
+            "172.31.255.255",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "100.127.255.254",
+            "224.0.0.1",
+            "239.1.1.1",
+            "255.255.255.255",
+            "240.0.0.1",
+            "192.0.2.5",
+            "198.51.100.7",
+            "203.0.113.9",
+            "198.18.0.1",
+            "::",
+            "::1",
+            "fd00:ec2::254",
+            "fc00::1",
+            "fe80::1",
+            "ff02::1",
+            "::ffff:127.0.0.1",
+            "::ffff:169.254.169.254",
+            "::ffff:10.0.0.1",
+            "::127.0.0.1",
+            "64:ff9b::a9fe:a9fe",
+            "2002:7f00:1::",
+            "2001:db8::1",
             "100::1",
         ] {
             assert!(!is_public(bad.parse().unwrap()), "{bad} counted as public");
         }
-        for good in ["8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "192.0.3.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808"] {
-            assert!(is_public(good.parse().unwrap()), "{good} counted as private");
+        for good in [
+            "8.8.8.8",
+            "1.1.1.1",
+            "172.32.0.1",
+            "100.128.0.1",
+            "192.0.3.1",
+            "2606:4700:4700::1111",
+            "::ffff:8.8.8.8",
+            "64:ff9b::808:808",
+        ] {
+            assert!(
+                is_public(good.parse().unwrap()),
+                "{good} counted as private"
+            );
         }
     }
 
     #[tokio::test]
     async fn loopback_names_resolve_to_non_public_addresses() {
-        let addrs = resolve("localhost", 25, Duration::from_secs(5)).await.expect("localhost resolves");
+        let addrs = resolve("localhost", 25, Duration::from_secs(5))
+            .await
+            .expect("localhost resolves");
         assert!(first_non_public(&addrs).is_some());
-        let addrs = resolve("127.0.0.1", 25, Duration::from_secs(5)).await.unwrap();
+        let addrs = resolve("127.0.0.1", 25, Duration::from_secs(5))
+            .await
+            .unwrap();
         assert_eq!(first_non_public(&addrs), Some("127.0.0.1".parse().unwrap()));
-        assert_eq!(resolve("no-such-host.invalid", 25, Duration::from_secs(5)).await, None);
+        assert_eq!(
+            resolve("no-such-host.invalid", 25, Duration::from_secs(5)).await,
+            None
+        );
     }
 }

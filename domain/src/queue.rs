@@ -26,10 +26,17 @@ pub trait Task: Serialize {
 ///
 /// With `key`, a job of the same kind with the same key that exists already wins: `Ok(None)`.
 /// Without a key this is one statement, one round trip: the ledger's hot path queues through it.
-pub async fn push<T: Task>(conn: &mut PgConnection, task: &T, key: Option<&str>) -> Result<Option<String>> {
+pub async fn push<T: Task>(
+    conn: &mut PgConnection,
+    task: &T,
+    key: Option<&str>,
+) -> Result<Option<String>> {
     let id = ulid::Ulid::generate().to_string();
-    let bytes = serde_json::to_vec(task).map_err(|e| Error::Other(anyhow::anyhow!("encoding a {} job: {e}", T::KIND)))?;
-    let mut builder = TaskBuilder::new(bytes).task_id(TaskId::from(id.clone())).max_attempts(T::MAX_ATTEMPTS);
+    let bytes = serde_json::to_vec(task)
+        .map_err(|e| Error::Other(anyhow::anyhow!("encoding a {} job: {e}", T::KIND)))?;
+    let mut builder = TaskBuilder::new(bytes)
+        .task_id(TaskId::from(id.clone()))
+        .max_attempts(T::MAX_ATTEMPTS);
     let Some(k) = key else {
         insert(conn, T::KIND, builder).await?;
         return Ok(Some(id));
@@ -52,10 +59,12 @@ pub async fn push<T: Task>(conn: &mut PgConnection, task: &T, key: Option<&str>)
 }
 
 async fn insert(conn: &mut PgConnection, kind: &str, builder: TaskBuilder<Vec<u8>>) -> Result<()> {
-    apalis_postgres::queries::push_tasks(conn, kind, vec![builder.build()]).await.map_err(|e| match e {
-        apalis_postgres::Error::Database(e) => Error::Db(e),
-        other => Error::Other(anyhow::anyhow!("job queue: {other}")),
-    })
+    apalis_postgres::queries::push_tasks(conn, kind, vec![builder.build()])
+        .await
+        .map_err(|e| match e {
+            apalis_postgres::Error::Database(e) => Error::Db(e),
+            other => Error::Other(anyhow::anyhow!("job queue: {other}")),
+        })
 }
 
 /// Deletes the jobs that finished (done, or failed with no attempt left) more than `retention`

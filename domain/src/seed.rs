@@ -12,7 +12,12 @@ use crate::crypto;
 const CATALOGUE: &str = include_str!("../seed/catalogue.json");
 
 /// What each slab pays, as a share of the catalogue default (the plans' advertised discounts).
-pub const SLAB_SHARE_PERCENT: [(&str, i64); 4] = [("default", 100), ("standard", 75), ("premium", 60), ("pro", 45)];
+pub const SLAB_SHARE_PERCENT: [(&str, i64); 4] = [
+    ("default", 100),
+    ("standard", 75),
+    ("premium", 60),
+    ("pro", 45),
+];
 
 #[derive(Deserialize)]
 struct Catalogue {
@@ -52,13 +57,24 @@ pub struct DemoLogins {
     pub partner_user_name: &'static str,
 }
 
-pub const DEMO: DemoLogins = DemoLogins { partner_email: "demo@example.in", partner_user_name: "demo" };
+pub const DEMO: DemoLogins = DemoLogins {
+    partner_email: "demo@example.in",
+    partner_user_name: "demo",
+};
 
-pub async fn run(pool: &PgPool, admin_email: &str, admin_password: &str) -> anyhow::Result<SeedReport> {
-    let demo_password = std::env::var("DEMO_PARTNER_PASSWORD").unwrap_or_else(|_| admin_password.to_owned());
+pub async fn run(
+    pool: &PgPool,
+    admin_email: &str,
+    admin_password: &str,
+) -> anyhow::Result<SeedReport> {
+    let demo_password =
+        std::env::var("DEMO_PARTNER_PASSWORD").unwrap_or_else(|_| admin_password.to_owned());
     crate::superadmins::upsert(pool, admin_email, admin_password).await?;
     let mut tx = pool.begin().await?;
-    let mut report = SeedReport { apis_added: catalogue(&mut tx).await?, ..Default::default() };
+    let mut report = SeedReport {
+        apis_added: catalogue(&mut tx).await?,
+        ..Default::default()
+    };
     if let Some(partner_id) = demo_partner(&mut tx, &demo_password).await? {
         report.demo_partner_created = true;
         let users = demo_users(&mut tx, partner_id).await?;
@@ -99,7 +115,10 @@ async fn catalogue(conn: &mut PgConnection) -> anyhow::Result<u64> {
         let Some(id) = id else { continue };
         added += 1;
         if a.sandbox {
-            sqlx::query("INSERT INTO sandbox_apis (api_id) VALUES ($1) ON CONFLICT DO NOTHING").bind(id).execute(&mut *conn).await?;
+            sqlx::query("INSERT INTO sandbox_apis (api_id) VALUES ($1) ON CONFLICT DO NOTHING")
+                .bind(id)
+                .execute(&mut *conn)
+                .await?;
         }
         for (plan, share) in SLAB_SHARE_PERCENT {
             sqlx::query("INSERT INTO plan_prices (plan, api_id, price_paise) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
@@ -132,19 +151,24 @@ async fn demo_partner(conn: &mut PgConnection, password: &str) -> anyhow::Result
     .await?;
     if let Some(id) = id {
         for kind in ["api", "product"] {
-            sqlx::query("INSERT INTO wallets (partner_id, kind) VALUES ($1, $2)").bind(id).bind(kind).execute(&mut *conn).await?;
+            sqlx::query("INSERT INTO wallets (partner_id, kind) VALUES ($1, $2)")
+                .bind(id)
+                .bind(kind)
+                .execute(&mut *conn)
+                .await?;
         }
     }
     Ok(id)
 }
 
 const FIRST: [&str; 24] = [
-    "Aarav", "Vivaan", "Aditya", "Vihaan", "Arjun", "Sai", "Reyansh", "Ishaan", "Krishna", "Rohan", "Ananya", "Diya",
-    "Aadhya", "Saanvi", "Pari", "Myra", "Kavya", "Priya", "Neha", "Meera", "Rahul", "Sneha", "Pooja", "Karan",
+    "Aarav", "Vivaan", "Aditya", "Vihaan", "Arjun", "Sai", "Reyansh", "Ishaan", "Krishna", "Rohan",
+    "Ananya", "Diya", "Aadhya", "Saanvi", "Pari", "Myra", "Kavya", "Priya", "Neha", "Meera",
+    "Rahul", "Sneha", "Pooja", "Karan",
 ];
 const LAST: [&str; 16] = [
-    "Sharma", "Verma", "Iyer", "Nair", "Reddy", "Gupta", "Mehta", "Patel", "Singh", "Kumar", "Das", "Joshi", "Rao",
-    "Menon", "Kapoor", "Chopra",
+    "Sharma", "Verma", "Iyer", "Nair", "Reddy", "Gupta", "Mehta", "Patel", "Singh", "Kumar", "Das",
+    "Joshi", "Rao", "Menon", "Kapoor", "Chopra",
 ];
 
 async fn demo_users(conn: &mut PgConnection, partner_id: i64) -> anyhow::Result<Vec<i64>> {
@@ -195,7 +219,11 @@ struct Move {
     actor: &'static str,
 }
 
-async fn demo_activity(conn: &mut PgConnection, partner_id: i64, users: &[i64]) -> anyhow::Result<usize> {
+async fn demo_activity(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    users: &[i64],
+) -> anyhow::Result<usize> {
     let mut rng = StdRng::seed_from_u64(20261122);
     let now = chrono::Utc::now();
     let apis: Vec<(i64, String, String)> = sqlx::query_as(
@@ -208,10 +236,26 @@ async fn demo_activity(conn: &mut PgConnection, partner_id: i64, users: &[i64]) 
     // The demo partner sells at its 20% default margin, with its own selling price on two APIs
     // and one user's own price on a third, so every level of the resolution shows in the demo.
     let actor = crate::audit::Actor::partner(partner_id);
-    let change = |service: &str, paise: i64| crate::pricing::UserPriceChange { service: service.to_owned(), price_paise: paise.into() };
+    let change = |service: &str, paise: i64| crate::pricing::UserPriceChange {
+        service: service.to_owned(),
+        price_paise: paise.into(),
+    };
     if apis.len() >= 3 {
-        crate::pricing::set_selling_prices(conn, partner_id, &[change(&apis[1].1, 1500), change(&apis[2].1, 2500)], actor).await?;
-        crate::pricing::set_user_prices(conn, partner_id, users[0], &[change(&apis[0].1, 800)], actor).await?;
+        crate::pricing::set_selling_prices(
+            conn,
+            partner_id,
+            &[change(&apis[1].1, 1500), change(&apis[2].1, 2500)],
+            actor,
+        )
+        .await?;
+        crate::pricing::set_user_prices(
+            conn,
+            partner_id,
+            users[0],
+            &[change(&apis[0].1, 800)],
+            actor,
+        )
+        .await?;
     }
     // What each user's calls cost: the resolution the gateway charges with and API Price shows.
     let mut price_of = std::collections::HashMap::<(i64, i64), (i64, i64)>::new();
@@ -230,16 +274,30 @@ async fn demo_activity(conn: &mut PgConnection, partner_id: i64, users: &[i64]) 
     let partner_product = wallet(None, "product").fetch_one(&mut *conn).await?;
     let mut user_wallets = Vec::new();
     for &u in users {
-        user_wallets.push((u, wallet(Some(u), "api").fetch_one(&mut *conn).await?, wallet(Some(u), "product").fetch_one(&mut *conn).await?));
+        user_wallets.push((
+            u,
+            wallet(Some(u), "api").fetch_one(&mut *conn).await?,
+            wallet(Some(u), "product").fetch_one(&mut *conn).await?,
+        ));
     }
 
     // Calls first, so the top-ups can be sized to cover them.
     let mut calls: Vec<(i64, usize, chrono::DateTime<chrono::Utc>, bool)> = (0..4200)
         .map(|_| {
             let user = rng.random_range(0..users.len());
-            let api = rng.random_range(0..apis.len().min(25)) + if rng.random_bool(0.3) { rng.random_range(0..apis.len().saturating_sub(25)) } else { 0 };
+            let api = rng.random_range(0..apis.len().min(25))
+                + if rng.random_bool(0.3) {
+                    rng.random_range(0..apis.len().saturating_sub(25))
+                } else {
+                    0
+                };
             let at = now - chrono::Duration::seconds(rng.random_range(3_600..120 * 86_400));
-            (user as i64, api.min(apis.len() - 1), at, rng.random_bool(0.93))
+            (
+                user as i64,
+                api.min(apis.len() - 1),
+                at,
+                rng.random_bool(0.93),
+            )
         })
         .collect();
     calls.sort_by_key(|c| c.2);
@@ -247,11 +305,43 @@ async fn demo_activity(conn: &mut PgConnection, partner_id: i64, users: &[i64]) 
 
     let mut moves = Vec::new();
     // The super admin funds the partner; the partner funds its users.
-    moves.push(Move { wallet: partner_api, credit: true, amount: 250_000_00, at: start, reason: "manual", reference: "Opening credit".into(), actor: "superadmin" });
-    moves.push(Move { wallet: partner_product, credit: true, amount: 50_000_00, at: start, reason: "manual", reference: "Opening credit".into(), actor: "superadmin" });
+    moves.push(Move {
+        wallet: partner_api,
+        credit: true,
+        amount: 250_000_00,
+        at: start,
+        reason: "manual",
+        reference: "Opening credit".into(),
+        actor: "superadmin",
+    });
+    moves.push(Move {
+        wallet: partner_product,
+        credit: true,
+        amount: 50_000_00,
+        at: start,
+        reason: "manual",
+        reference: "Opening credit".into(),
+        actor: "superadmin",
+    });
     for (_, api_w, product_w) in &user_wallets {
-        moves.push(Move { wallet: *api_w, credit: true, amount: rng.random_range(40..120) * 100_000, at: start, reason: "manual", reference: "Wallet top-up".into(), actor: "partner" });
-        moves.push(Move { wallet: *product_w, credit: true, amount: rng.random_range(5..20) * 100_000, at: start, reason: "manual", reference: "Wallet top-up".into(), actor: "partner" });
+        moves.push(Move {
+            wallet: *api_w,
+            credit: true,
+            amount: rng.random_range(40..120) * 100_000,
+            at: start,
+            reason: "manual",
+            reference: "Wallet top-up".into(),
+            actor: "partner",
+        });
+        moves.push(Move {
+            wallet: *product_w,
+            credit: true,
+            amount: rng.random_range(5..20) * 100_000,
+            at: start,
+            reason: "manual",
+            reference: "Wallet top-up".into(),
+            actor: "partner",
+        });
     }
 
     let mut tx_rows = Vec::new();
@@ -261,23 +351,86 @@ async fn demo_activity(conn: &mut PgConnection, partner_id: i64, users: &[i64]) 
         let (partner_price, user_price) = price_of[&(uid, *api_id)];
         let partner_price = &partner_price;
         let reference = format!("TXN{:08}", n + 1);
-        moves.push(Move { wallet: user_api_w, credit: false, amount: user_price, at: *at, reason: "api_call", reference: reference.clone(), actor: "user" });
-        moves.push(Move { wallet: partner_api, credit: false, amount: *partner_price, at: *at, reason: "api_call", reference: reference.clone(), actor: "user" });
+        moves.push(Move {
+            wallet: user_api_w,
+            credit: false,
+            amount: user_price,
+            at: *at,
+            reason: "api_call",
+            reference: reference.clone(),
+            actor: "user",
+        });
+        moves.push(Move {
+            wallet: partner_api,
+            credit: false,
+            amount: *partner_price,
+            at: *at,
+            reason: "api_call",
+            reference: reference.clone(),
+            actor: "user",
+        });
         if !ok {
             let later = *at + chrono::Duration::seconds(1);
-            moves.push(Move { wallet: user_api_w, credit: true, amount: user_price, at: later, reason: "refund", reference: reference.clone(), actor: "system" });
-            moves.push(Move { wallet: partner_api, credit: true, amount: *partner_price, at: later, reason: "refund", reference: reference.clone(), actor: "system" });
+            moves.push(Move {
+                wallet: user_api_w,
+                credit: true,
+                amount: user_price,
+                at: later,
+                reason: "refund",
+                reference: reference.clone(),
+                actor: "system",
+            });
+            moves.push(Move {
+                wallet: partner_api,
+                credit: true,
+                amount: *partner_price,
+                at: later,
+                reason: "refund",
+                reference: reference.clone(),
+                actor: "system",
+            });
         }
-        tx_rows.push((uid, *api_id, service.clone(), pid.clone(), *at, *ok, *partner_price, user_price, reference));
+        tx_rows.push((
+            uid,
+            *api_id,
+            service.clone(),
+            pid.clone(),
+            *at,
+            *ok,
+            *partner_price,
+            user_price,
+            reference,
+        ));
     }
     let mut product_rows = Vec::new();
     for n in 0..400 {
         let (uid, _, user_product_w) = user_wallets[rng.random_range(0..user_wallets.len())];
         let at = now - chrono::Duration::seconds(rng.random_range(3_600..120 * 86_400));
-        let (product, price) = [("Bank Statement Analyser", 4900), ("E-Sign", 2500), ("Credit Score Check", 9900), ("AML Screening", 1500)][n % 4];
+        let (product, price) = [
+            ("Bank Statement Analyser", 4900),
+            ("E-Sign", 2500),
+            ("Credit Score Check", 9900),
+            ("AML Screening", 1500),
+        ][n % 4];
         let reference = format!("PRD{:08}", n + 1);
-        moves.push(Move { wallet: user_product_w, credit: false, amount: price, at, reason: "product", reference: reference.clone(), actor: "user" });
-        moves.push(Move { wallet: partner_product, credit: false, amount: price * 3 / 4, at, reason: "product", reference: reference.clone(), actor: "user" });
+        moves.push(Move {
+            wallet: user_product_w,
+            credit: false,
+            amount: price,
+            at,
+            reason: "product",
+            reference: reference.clone(),
+            actor: "user",
+        });
+        moves.push(Move {
+            wallet: partner_product,
+            credit: false,
+            amount: price * 3 / 4,
+            at,
+            reason: "product",
+            reference: reference.clone(),
+            actor: "user",
+        });
         product_rows.push((uid, product, at, price, price * 3 / 4, reference));
     }
 
@@ -285,7 +438,16 @@ async fn demo_activity(conn: &mut PgConnection, partner_id: i64, users: &[i64]) 
     moves.sort_by_key(|m| (m.at, !m.credit));
     let mut balance = std::collections::HashMap::<i64, i64>::new();
     let mut after = std::collections::HashMap::<(String, i64), i64>::new();
-    let (mut w, mut ty, mut amt, mut bal, mut why, mut refr, mut actor, mut at) = (vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+    let (mut w, mut ty, mut amt, mut bal, mut why, mut refr, mut actor, mut at) = (
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+    );
     for m in &moves {
         let b = balance.entry(m.wallet).or_default();
         *b += if m.credit { m.amount } else { -m.amount };
@@ -308,14 +470,26 @@ async fn demo_activity(conn: &mut PgConnection, partner_id: i64, users: &[i64]) 
     .execute(&mut *conn)
     .await?;
     for (wallet, b) in &balance {
-        sqlx::query("UPDATE wallets SET balance_paise = $2 WHERE id = $1").bind(wallet).bind(b).execute(&mut *conn).await?;
+        sqlx::query("UPDATE wallets SET balance_paise = $2 WHERE id = $1")
+            .bind(wallet)
+            .bind(b)
+            .execute(&mut *conn)
+            .await?;
     }
 
     for (uid, api_id, service, pid, at, ok, partner_price, user_price, reference) in &tx_rows {
-        let user_api_w = user_wallets.iter().find(|u| u.0 == *uid).map(|u| u.1).unwrap_or_default();
+        let user_api_w = user_wallets
+            .iter()
+            .find(|u| u.0 == *uid)
+            .map(|u| u.1)
+            .unwrap_or_default();
         let remaining = after.get(&(reference.clone(), user_api_w)).copied();
         let partner_remaining = after.get(&(reference.clone(), partner_api)).copied();
-        let code = if *ok { 200 } else { [400, 404, 422, 502][(*api_id % 4) as usize] };
+        let code = if *ok {
+            200
+        } else {
+            [400, 404, 422, 502][(*api_id % 4) as usize]
+        };
         let tx_id: i64 = sqlx::query_scalar(
             "INSERT INTO api_transactions (partner_id, user_id, api_id, service, pid, status, status_code, amount_paise,
                                            user_amount_paise, remaining_paise, partner_remaining_paise, created_at, settled_at)
@@ -338,7 +512,11 @@ async fn demo_activity(conn: &mut PgConnection, partner_id: i64, users: &[i64]) 
         .await?;
     }
     for (uid, product, at, price, partner_price, reference) in &product_rows {
-        let user_product_w = user_wallets.iter().find(|u| u.0 == *uid).map(|u| u.2).unwrap_or_default();
+        let user_product_w = user_wallets
+            .iter()
+            .find(|u| u.0 == *uid)
+            .map(|u| u.2)
+            .unwrap_or_default();
         sqlx::query(
             "INSERT INTO product_transactions (partner_id, user_id, product, pid, amount_type, amount_paise, user_amount_paise, remaining_paise, created_at)
              VALUES ($1,$2,$3,$4,'debit',$5,$6,$7,$8)",
@@ -369,18 +547,41 @@ const DEMO_STATEMENT: &str = "DEMO0_statement.pdf";
 
 /// Two TruBank requests of demo users, bought through `trubank::submit` (so charged through the
 /// ledger like real ones): one waiting in the queue, one already verified.
-async fn demo_bank_statements(conn: &mut PgConnection, partner_id: i64, users: &[i64]) -> anyhow::Result<usize> {
-    let demo = [("50100234567812", "HDFC Bank", true), ("91201004567890", "Axis Bank", false)];
+async fn demo_bank_statements(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    users: &[i64],
+) -> anyhow::Result<usize> {
+    let demo = [
+        ("50100234567812", "HDFC Bank", true),
+        ("91201004567890", "Axis Bank", false),
+    ];
     let mut made = 0;
     for ((number, bank, decided), &user_id) in demo.into_iter().zip(users.iter().skip(1)) {
-        let name: String = sqlx::query_scalar("SELECT first_name || ' ' || last_name FROM end_users WHERE id = $1").bind(user_id).fetch_one(&mut *conn).await?;
+        let name: String = sqlx::query_scalar(
+            "SELECT first_name || ' ' || last_name FROM end_users WHERE id = $1",
+        )
+        .bind(user_id)
+        .fetch_one(&mut *conn)
+        .await?;
         let s = crate::trubank::Submission {
             account_name: name,
             account_number: number.into(),
             bank_name: bank.into(),
-            file_key: format!("{}{DEMO_STATEMENT}", crate::trubank::statement_folder(partner_id, user_id)),
+            file_key: format!(
+                "{}{DEMO_STATEMENT}",
+                crate::trubank::statement_folder(partner_id, user_id)
+            ),
         };
-        let r = match crate::trubank::submit(conn, partner_id, user_id, &s, crate::audit::Actor::user(user_id)).await? {
+        let r = match crate::trubank::submit(
+            conn,
+            partner_id,
+            user_id,
+            &s,
+            crate::audit::Actor::user(user_id),
+        )
+        .await?
+        {
             crate::trubank::Submitted::Created(r) | crate::trubank::Submitted::Replayed(r) => r,
         };
         if decided {
@@ -403,14 +604,18 @@ pub async fn demo_files(pool: &PgPool, storage: &crate::storage::Storage) -> any
 3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >> endobj\n\
 4 0 obj << /Length 60 >> stream\nBT /F1 18 Tf 72 760 Td (Demo bank statement - sample only) Tj ET\nendstream endobj\n\
 5 0 obj << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n";
-    let keys: Vec<String> = sqlx::query_scalar("SELECT file_key FROM bank_statement_requests WHERE file_key LIKE '%/' || $1")
-        .bind(DEMO_STATEMENT)
-        .fetch_all(pool)
-        .await?;
+    let keys: Vec<String> = sqlx::query_scalar(
+        "SELECT file_key FROM bank_statement_requests WHERE file_key LIKE '%/' || $1",
+    )
+    .bind(DEMO_STATEMENT)
+    .fetch_all(pool)
+    .await?;
     let mut stored = 0;
     for key in keys {
         if !storage.exists(&key).await? {
-            storage.put_bytes(&key, PDF.to_vec(), "application/pdf").await?;
+            storage
+                .put_bytes(&key, PDF.to_vec(), "application/pdf")
+                .await?;
             stored += 1;
         }
     }

@@ -29,7 +29,12 @@ impl PrincipalKind {
 }
 
 /// Starts a session of `ttl` (the token's own lifetime) and returns its id for the token.
-pub async fn start(conn: &mut PgConnection, kind: PrincipalKind, principal_id: i64, ttl: Duration) -> Result<Uuid> {
+pub async fn start(
+    conn: &mut PgConnection,
+    kind: PrincipalKind,
+    principal_id: i64,
+    ttl: Duration,
+) -> Result<Uuid> {
     let id = Uuid::new_v4();
     sqlx::query(
         "INSERT INTO sessions (id, principal_kind, principal_id, expires_at)
@@ -45,7 +50,12 @@ pub async fn start(conn: &mut PgConnection, kind: PrincipalKind, principal_id: i
 }
 
 /// Whether session `id` is live and belongs to this principal.
-pub async fn is_live(conn: &mut PgConnection, id: Uuid, kind: PrincipalKind, principal_id: i64) -> Result<bool> {
+pub async fn is_live(
+    conn: &mut PgConnection,
+    id: Uuid,
+    kind: PrincipalKind,
+    principal_id: i64,
+) -> Result<bool> {
     Ok(sqlx::query_scalar(
         "SELECT EXISTS (SELECT 1 FROM sessions
                          WHERE id = $1 AND principal_kind = $2 AND principal_id = $3
@@ -60,13 +70,21 @@ pub async fn is_live(conn: &mut PgConnection, id: Uuid, kind: PrincipalKind, pri
 
 /// Ends one session (logout). Ending an ended one is not an error.
 pub async fn end(conn: &mut PgConnection, id: Uuid) -> Result<()> {
-    sqlx::query("UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL").bind(id).execute(conn).await?;
+    sqlx::query("UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL")
+        .bind(id)
+        .execute(conn)
+        .await?;
     Ok(())
 }
 
 /// Ends every live session of the principal except `keep` (the caller's own, on a password
 /// change). Returns how many ended.
-pub async fn end_all(conn: &mut PgConnection, kind: PrincipalKind, principal_id: i64, keep: Option<Uuid>) -> Result<u64> {
+pub async fn end_all(
+    conn: &mut PgConnection,
+    kind: PrincipalKind,
+    principal_id: i64,
+    keep: Option<Uuid>,
+) -> Result<u64> {
     let done = sqlx::query(
         "UPDATE sessions SET revoked_at = now()
           WHERE principal_kind = $1 AND principal_id = $2 AND revoked_at IS NULL AND id IS DISTINCT FROM $3",
@@ -82,5 +100,10 @@ pub async fn end_all(conn: &mut PgConnection, kind: PrincipalKind, principal_id:
 /// Deletes sessions that expired over a day ago: their tokens are refused by their own expiry
 /// already, so the rows only grow the table (hourly, by `prune_jobs`).
 pub async fn prune_expired(conn: &mut PgConnection) -> Result<u64> {
-    Ok(sqlx::query("DELETE FROM sessions WHERE expires_at < now() - interval '1 day'").execute(conn).await?.rows_affected())
+    Ok(
+        sqlx::query("DELETE FROM sessions WHERE expires_at < now() - interval '1 day'")
+            .execute(conn)
+            .await?
+            .rows_affected(),
+    )
 }

@@ -73,18 +73,27 @@ pub fn valid_url(s: &str, schemes: &[&str]) -> bool {
     if s.len() > MAX_URL_LEN || s.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return false;
     }
-    let Ok(u) = reqwest::Url::parse(s) else { return false };
+    let Ok(u) = reqwest::Url::parse(s) else {
+        return false;
+    };
     if !schemes.contains(&u.scheme()) || !u.username().is_empty() || u.password().is_some() {
         return false;
     }
-    let Some(host) = u.host_str() else { return false };
+    let Some(host) = u.host_str() else {
+        return false;
+    };
     if host.starts_with('[') || host.parse::<std::net::Ipv4Addr>().is_ok() {
         return true;
     }
     host == "localhost"
         || (host.contains('.')
-            && host.split('.').all(|l| !l.is_empty() && l.len() <= 63 && !l.starts_with('-') && !l.ends_with('-'))
-            && host.rsplit('.').next().is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic())))
+            && host.split('.').all(|l| {
+                !l.is_empty() && l.len() <= 63 && !l.starts_with('-') && !l.ends_with('-')
+            })
+            && host
+                .rsplit('.')
+                .next()
+                .is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic())))
 }
 
 /// A documentation link: https only; empty clears it.
@@ -98,14 +107,21 @@ fn documentation_link(v: &mut Violations, raw: &Option<String>) -> Option<Option
 }
 
 pub async fn partner(conn: &mut PgConnection, partner_id: i64) -> Result<PartnerSettings> {
-    sqlx::query_as("SELECT server_security, landing_page, documentation_link FROM partners WHERE id = $1")
-        .bind(partner_id)
-        .fetch_optional(conn)
-        .await?
-        .ok_or(Error::NotFound)
+    sqlx::query_as(
+        "SELECT server_security, landing_page, documentation_link FROM partners WHERE id = $1",
+    )
+    .bind(partner_id)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(Error::NotFound)
 }
 
-pub async fn update_partner(conn: &mut PgConnection, partner_id: i64, p: &PartnerSettingsPatch, actor: Actor) -> Result<PartnerSettings> {
+pub async fn update_partner(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    p: &PartnerSettingsPatch,
+    actor: Actor,
+) -> Result<PartnerSettings> {
     let mut v = Violations::new();
     let link = documentation_link(&mut v, &p.documentation_link);
     v.into_result()?;
@@ -130,26 +146,41 @@ const CLIENT_COLUMNS: &str = "sandbox_enabled AS test_api, batch_processing, is_
                               old_base_url, base_url_status AS base_url_active, documentation_link";
 
 pub async fn client(conn: &mut PgConnection, partner_id: i64) -> Result<ClientSettings> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {CLIENT_COLUMNS} FROM partners WHERE id = $1")))
-        .bind(partner_id)
-        .fetch_optional(conn)
-        .await?
-        .ok_or(Error::NotFound)
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {CLIENT_COLUMNS} FROM partners WHERE id = $1"
+    )))
+    .bind(partner_id)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(Error::NotFound)
 }
 
 /// The super admin's PATCH. A new base URL keeps the previous one in `old_base_url`; turning
 /// the base URL on needs one.
-pub async fn update_client(conn: &mut PgConnection, partner_id: i64, p: &ClientSettingsPatch, actor: Actor) -> Result<ClientSettings> {
+pub async fn update_client(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    p: &ClientSettingsPatch,
+    actor: Actor,
+) -> Result<ClientSettings> {
     let before = client(conn, partner_id).await?;
     let mut v = Violations::new();
     let link = documentation_link(&mut v, &p.documentation_link);
     let base_url = p.base_url.as_deref().map(str::trim);
     if let Some(b) = base_url {
         v.check(!b.is_empty(), "base_url", "Base URL is required");
-        v.check(b.is_empty() || valid_url(b, &["http", "https"]), "base_url", INVALID_URL);
+        v.check(
+            b.is_empty() || valid_url(b, &["http", "https"]),
+            "base_url",
+            INVALID_URL,
+        );
     }
     let will_have_url = base_url.is_some() || before.base_url.is_some();
-    v.check(p.base_url_active != Some(true) || will_have_url, "base_url", "Base URL is required");
+    v.check(
+        p.base_url_active != Some(true) || will_have_url,
+        "base_url",
+        "Base URL is required",
+    );
     v.into_result()?;
     let base_url = base_url.map(|b| b.trim_end_matches('/').to_owned());
     let after: ClientSettings = sqlx::query_as(sqlx::AssertSqlSafe(format!(
@@ -175,7 +206,14 @@ pub async fn update_client(conn: &mut PgConnection, partner_id: i64, p: &ClientS
     Ok(after)
 }
 
-async fn audit_change<T: Serialize + PartialEq>(conn: &mut PgConnection, actor: Actor, action: &str, partner_id: i64, before: &T, after: &T) -> Result<()> {
+async fn audit_change<T: Serialize + PartialEq>(
+    conn: &mut PgConnection,
+    actor: Actor,
+    action: &str,
+    partner_id: i64,
+    before: &T,
+    after: &T,
+) -> Result<()> {
     if before == after {
         return Ok(());
     }
@@ -201,13 +239,31 @@ mod tests {
 
     #[test]
     fn documentation_links_are_https_urls() {
-        for ok in ["https://docs.example.com", "https://localhost:8443/a?b=c#d", "https://10.0.0.1/x", "https://a.b.co.in/path"] {
+        for ok in [
+            "https://docs.example.com",
+            "https://localhost:8443/a?b=c#d",
+            "https://10.0.0.1/x",
+            "https://a.b.co.in/path",
+        ] {
             assert!(valid_url(ok, &["https"]), "{ok}");
         }
-        for bad in ["http://docs.example.com", "docs.example.com", "https://", "https://nodot", "https://a b.com", "https://u:p@x.com",
-                    "javascript:alert(1)", "https://x.c0m", "ftp://x.com", ""] {
+        for bad in [
+            "http://docs.example.com",
+            "docs.example.com",
+            "https://",
+            "https://nodot",
+            "https://a b.com",
+            "https://u:p@x.com",
+            "javascript:alert(1)",
+            "https://x.c0m",
+            "ftp://x.com",
+            "",
+        ] {
             assert!(!valid_url(bad, &["https"]), "{bad}");
         }
-        assert!(valid_url("http://upstream.example:8080/v1", &["http", "https"]));
+        assert!(valid_url(
+            "http://upstream.example:8080/v1",
+            &["http", "https"]
+        ));
     }
 }

@@ -48,5 +48,10 @@ pub async fn succeeded(conn: &mut PgConnection, account: &str) -> Result<()> {
 /// Deletes failure windows over a day old, of accounts that never signed in successfully
 /// afterwards (a success deletes its own); hourly, by `prune_jobs`.
 pub async fn prune_old(conn: &mut PgConnection) -> Result<u64> {
-    Ok(sqlx::query("DELETE FROM sign_in_attempts WHERE window_start < now() - interval '1 day'").execute(conn).await?.rows_affected())
+    Ok(
+        sqlx::query("DELETE FROM sign_in_attempts WHERE window_start < now() - interval '1 day'")
+            .execute(conn)
+            .await?
+            .rows_affected(),
+    )
 }

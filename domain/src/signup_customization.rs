@@ -37,7 +37,14 @@ pub struct SignupCustomization {
 
 impl Default for SignupCustomization {
     fn default() -> Self {
-        Self { forgot_password: true, terms: true, create_account: true, login_with_google: false, terms_html: String::new(), copyright: String::new() }
+        Self {
+            forgot_password: true,
+            terms: true,
+            create_account: true,
+            login_with_google: false,
+            terms_html: String::new(),
+            copyright: String::new(),
+        }
     }
 }
 
@@ -45,8 +52,28 @@ impl Default for SignupCustomization {
 /// the content of `script`/`style` with it.
 static CLEANER: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
     let tags: HashSet<&str> = [
-        "p", "br", "strong", "b", "em", "i", "u", "s", "code", "pre", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li",
-        "hr", "a",
+        "p",
+        "br",
+        "strong",
+        "b",
+        "em",
+        "i",
+        "u",
+        "s",
+        "code",
+        "pre",
+        "blockquote",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "ul",
+        "ol",
+        "li",
+        "hr",
+        "a",
     ]
     .into();
     let mut b = ammonia::Builder::empty();
@@ -69,7 +96,11 @@ pub fn sanitize_terms(html: &str) -> String {
     while let Some(rest) = clean.trim_end().strip_suffix("<p></p>") {
         clean = rest.to_owned();
     }
-    if clean.trim().is_empty() { String::new() } else { clean }
+    if clean.trim().is_empty() {
+        String::new()
+    } else {
+        clean
+    }
 }
 
 impl SignupCustomization {
@@ -91,11 +122,27 @@ impl SignupCustomization {
             ("create_account", "Create account", create_account),
             ("login_with_google", "Login with Google", login_with_google),
         ] {
-            v.check(value.is_some(), field, &format!("{label} must be on or off"));
+            v.check(
+                value.is_some(),
+                field,
+                &format!("{label} must be on or off"),
+            );
         }
-        v.check(terms_html.chars().count() <= MAX_TERMS_CHARS, "terms_html", "Terms must be at most 100,000 characters");
-        v.check(copyright.chars().count() <= MAX_COPYRIGHT_CHARS, "copyright", "Copyright must be at most 200 characters");
-        v.check(is_plain_text(copyright) && !copyright.contains('\n'), "copyright", "Copyright contains invalid characters");
+        v.check(
+            terms_html.chars().count() <= MAX_TERMS_CHARS,
+            "terms_html",
+            "Terms must be at most 100,000 characters",
+        );
+        v.check(
+            copyright.chars().count() <= MAX_COPYRIGHT_CHARS,
+            "copyright",
+            "Copyright must be at most 200 characters",
+        );
+        v.check(
+            is_plain_text(copyright) && !copyright.contains('\n'),
+            "copyright",
+            "Copyright contains invalid characters",
+        );
         v.into_result()?;
         Ok(Self {
             forgot_password: forgot_password.expect("checked"),
@@ -124,7 +171,12 @@ pub async fn get(conn: &mut PgConnection, partner_id: i64) -> Result<SignupCusto
 }
 
 /// Saves them whole, with an audit row of the change.
-pub async fn save(conn: &mut PgConnection, partner_id: i64, s: &SignupCustomization, actor: Actor) -> Result<SignupCustomization> {
+pub async fn save(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    s: &SignupCustomization,
+    actor: Actor,
+) -> Result<SignupCustomization> {
     let before = saved(conn, partner_id).await?;
     sqlx::query(
         "INSERT INTO partner_signup_settings (partner_id, forgot_password, terms, create_account, login_with_google, terms_text, copyright)
@@ -141,15 +193,18 @@ pub async fn save(conn: &mut PgConnection, partner_id: i64, s: &SignupCustomizat
     .bind(&s.copyright)
     .execute(&mut *conn)
     .await?;
-    audit::record(conn, &audit::Record {
-        actor,
-        action: "update",
-        entity: "signup_customization",
-        entity_id: partner_id.to_string(),
-        partner_id: Some(partner_id),
-        before: before.map(|b| serde_json::json!(b)),
-        after: Some(serde_json::json!(s)),
-    })
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action: "update",
+            entity: "signup_customization",
+            entity_id: partner_id.to_string(),
+            partner_id: Some(partner_id),
+            before: before.map(|b| serde_json::json!(b)),
+            after: Some(serde_json::json!(s)),
+        },
+    )
     .await?;
     Ok(s.clone())
 }
@@ -162,21 +217,64 @@ mod tests {
     fn scripts_handlers_and_script_links_are_removed() {
         let dirty = r#"<p onclick="steal()">Hi <strong>there</strong><script>alert(1)</script></p><a href="javascript:alert(1)">x</a><a href="https://acme.in/t" onmouseover="x()">terms</a><img src=x onerror=alert(1)><style>p{}</style><iframe src="https://evil"></iframe>"#;
         let clean = sanitize_terms(dirty);
-        for bad in ["script", "alert", "onclick", "onmouseover", "onerror", "javascript", "<img", "<style", "iframe"] {
+        for bad in [
+            "script",
+            "alert",
+            "onclick",
+            "onmouseover",
+            "onerror",
+            "javascript",
+            "<img",
+            "<style",
+            "iframe",
+        ] {
             assert!(!clean.contains(bad), "{bad} in {clean}");
         }
-        assert!(clean.contains("<p>Hi <strong>there</strong></p>"), "{clean}");
-        assert!(clean.contains(r#"<a href="https://acme.in/t" rel="noopener noreferrer nofollow">terms</a>"#), "{clean}");
+        assert!(
+            clean.contains("<p>Hi <strong>there</strong></p>"),
+            "{clean}"
+        );
+        assert!(
+            clean.contains(
+                r#"<a href="https://acme.in/t" rel="noopener noreferrer nofollow">terms</a>"#
+            ),
+            "{clean}"
+        );
         assert_eq!(sanitize_terms("<p></p>"), "");
-        assert_eq!(sanitize_terms("<h3>T</h3><p>x</p><p></p><p></p>"), "<h3>T</h3><p>x</p>");
+        assert_eq!(
+            sanitize_terms("<h3>T</h3><p>x</p><p></p><p></p>"),
+            "<h3>T</h3><p>x</p>"
+        );
         assert_eq!(sanitize_terms("  <script>x</script> "), "");
     }
 
     #[test]
     fn every_switch_is_required_and_texts_are_bounded() {
-        let Err(crate::Error::Invalid { fields, .. }) = SignupCustomization::parse(None, Some(true), None, Some(false), "", &"c".repeat(201)) else { panic!() };
-        assert_eq!(fields.keys().collect::<Vec<_>>(), ["copyright", "create_account", "forgot_password"]);
-        let ok = SignupCustomization::parse(Some(false), Some(true), Some(true), Some(false), "<h2>T</h2>", " © Acme ").unwrap();
-        assert_eq!((ok.terms_html.as_str(), ok.copyright.as_str(), ok.forgot_password), ("<h2>T</h2>", "© Acme", false));
+        let Err(crate::Error::Invalid { fields, .. }) =
+            SignupCustomization::parse(None, Some(true), None, Some(false), "", &"c".repeat(201))
+        else {
+            panic!()
+        };
+        assert_eq!(
+            fields.keys().collect::<Vec<_>>(),
+            ["copyright", "create_account", "forgot_password"]
+        );
+        let ok = SignupCustomization::parse(
+            Some(false),
+            Some(true),
+            Some(true),
+            Some(false),
+            "<h2>T</h2>",
+            " © Acme ",
+        )
+        .unwrap();
+        assert_eq!(
+            (
+                ok.terms_html.as_str(),
+                ok.copyright.as_str(),
+                ok.forgot_password
+            ),
+            ("<h2>T</h2>", "© Acme", false)
+        );
     }
 }

@@ -52,7 +52,11 @@ impl Storage {
     /// down shows up on first use, not as a process that will not start.
     pub fn new(config: &Config) -> Self {
         match &config.storage {
-            StorageConfig::Local { dir } => Self::Local(LocalStore::new(dir.clone(), &config.public_url, &config.link_signing_key)),
+            StorageConfig::Local { dir } => Self::Local(LocalStore::new(
+                dir.clone(),
+                &config.public_url,
+                &config.link_signing_key,
+            )),
             StorageConfig::S3(s3) => Self::S3(S3Store::new(s3)),
         }
     }
@@ -67,7 +71,13 @@ impl Storage {
 
     /// A link to upload `key` with `content_type`. `size` is the size the client declared: the
     /// local store accepts a body up to it, S3 binds the link to exactly that length.
-    pub async fn presign_put(&self, key: &str, content_type: &str, size: u64, ttl: Duration) -> Result<Presigned> {
+    pub async fn presign_put(
+        &self,
+        key: &str,
+        content_type: &str,
+        size: u64,
+        ttl: Duration,
+    ) -> Result<Presigned> {
         let now = Utc::now();
         match self {
             Self::Local(l) => l.presign_put(key, content_type, size, expiry(now, ttl)?),
@@ -114,14 +124,23 @@ impl Storage {
     /// Checks an uploaded object before anything uses it (branding, QR, a statement): it must
     /// exist and start with the magic bytes of a format `purpose` allows. A file that does not
     /// is removed, and the answer is a 422 on `field`.
-    pub async fn verify_upload(&self, key: &str, purpose: UploadPurpose, field: &str) -> Result<()> {
+    pub async fn verify_upload(
+        &self,
+        key: &str,
+        purpose: UploadPurpose,
+        field: &str,
+    ) -> Result<()> {
         let head = match self.read_head(key, 16).await {
             Ok(h) => h,
             Err(Error::NotFound) => return Err(Error::invalid(field, "Please select a file")),
             Err(e) => return Err(e),
         };
         if !purpose.accepts(&head) {
-            tracing::warn!(key, purpose = purpose.as_str(), "uploaded file is not the type it claims; removed");
+            tracing::warn!(
+                key,
+                purpose = purpose.as_str(),
+                "uploaded file is not the type it claims; removed"
+            );
             self.delete(key).await?;
             return Err(Error::invalid(field, purpose.wrong_type_message()));
         }
@@ -145,7 +164,12 @@ impl Storage {
 
     /// Streams a reader of any length into `key` without holding it in memory (S3: multipart
     /// upload). Returns the number of bytes stored.
-    pub async fn put_reader(&self, key: &str, reader: &mut (impl AsyncRead + Unpin), content_type: &str) -> Result<u64> {
+    pub async fn put_reader(
+        &self,
+        key: &str,
+        reader: &mut (impl AsyncRead + Unpin),
+        content_type: &str,
+    ) -> Result<u64> {
         match self {
             Self::Local(l) => l.put_reader(key, reader).await,
             Self::S3(s) => s.put_reader(key, reader, content_type).await,
@@ -154,9 +178,9 @@ impl Storage {
 
     /// Stores a finished file, e.g. an export a job wrote to a temporary file.
     pub async fn put_file(&self, key: &str, path: &Path, content_type: &str) -> Result<u64> {
-        let mut file = tokio::fs::File::open(path)
-            .await
-            .map_err(|e| Error::Other(anyhow::Error::new(e).context(format!("opening {}", path.display()))))?;
+        let mut file = tokio::fs::File::open(path).await.map_err(|e| {
+            Error::Other(anyhow::Error::new(e).context(format!("opening {}", path.display())))
+        })?;
         self.put_reader(key, &mut file, content_type).await
     }
 }

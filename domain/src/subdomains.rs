@@ -14,10 +14,47 @@ pub const NOT_AVAILABLE: &str = "This username is not available.";
 
 /// Names that belong to the platform itself, or that people would mistake for it.
 pub const RESERVED: &[&str] = &[
-    "www", "api", "admin", "app", "mail", "superadmin", "static", "assets", "files", "cdn", "docs", "status", "help",
-    "support", "blog", "auth", "login", "signup", "dashboard", "smtp", "imap", "pop", "ftp", "ns1", "ns2", "mx",
-    "webmail", "root", "localhost", "test", "dev", "staging", "demo-admin", "billing", "payments", "partner",
-    "partners", "console", "portal", "internal", "system",
+    "www",
+    "api",
+    "admin",
+    "app",
+    "mail",
+    "superadmin",
+    "static",
+    "assets",
+    "files",
+    "cdn",
+    "docs",
+    "status",
+    "help",
+    "support",
+    "blog",
+    "auth",
+    "login",
+    "signup",
+    "dashboard",
+    "smtp",
+    "imap",
+    "pop",
+    "ftp",
+    "ns1",
+    "ns2",
+    "mx",
+    "webmail",
+    "root",
+    "localhost",
+    "test",
+    "dev",
+    "staging",
+    "demo-admin",
+    "billing",
+    "payments",
+    "partner",
+    "partners",
+    "console",
+    "portal",
+    "internal",
+    "system",
 ];
 
 /// Lower-cases the name (the spec lowercases on save) and checks it: 3 to 40 of a-z, 0-9 and
@@ -31,7 +68,10 @@ pub fn parse(raw: &str) -> Result<String> {
     if !(3..=40).contains(&name.len()) {
         return bad("Sub-domain must be 3 to 40 characters");
     }
-    if !name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
+    if !name
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    {
         return bad("Sub-domain may contain only letters, numbers and hyphens");
     }
     // A leading or trailing hyphen is not a valid DNS label; `xx--` is reserved for IDNs.
@@ -53,7 +93,11 @@ pub enum Availability {
     Unavailable,
 }
 
-pub async fn availability(conn: &mut PgConnection, partner_id: i64, raw: &str) -> Result<Availability> {
+pub async fn availability(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    raw: &str,
+) -> Result<Availability> {
     let name = match parse(raw) {
         Ok(n) => n,
         Err(Error::Invalid { message, .. }) => return Ok(Availability::Invalid(message)),
@@ -82,18 +126,26 @@ pub async fn claim(conn: &mut PgConnection, partner_id: i64, name: &str) -> Resu
 /// [`claim`] by someone other than the partner (the super admin's Update Domain), audited as
 /// `actor`. The old name stops serving the partner's site at once.
 #[tracing::instrument(skip(conn))]
-pub async fn claim_as(conn: &mut PgConnection, partner_id: i64, name: &str, actor: Actor) -> Result<()> {
+pub async fn claim_as(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    name: &str,
+    actor: Actor,
+) -> Result<()> {
     if is_reserved(name) {
         return Err(taken());
     }
-    let before: Option<(Option<String>, String)> =
-        sqlx::query_as("SELECT subdomain::text, subdomain_status FROM partners WHERE id = $1 FOR UPDATE")
-            .bind(partner_id)
-            .fetch_optional(&mut *conn)
-            .await?;
+    let before: Option<(Option<String>, String)> = sqlx::query_as(
+        "SELECT subdomain::text, subdomain_status FROM partners WHERE id = $1 FOR UPDATE",
+    )
+    .bind(partner_id)
+    .fetch_optional(&mut *conn)
+    .await?;
     let (old, old_status) = before.ok_or(Error::NotFound)?;
     // Savepoint: a unique violation must not abort the caller's transaction.
-    sqlx::query("SAVEPOINT claim_subdomain").execute(&mut *conn).await?;
+    sqlx::query("SAVEPOINT claim_subdomain")
+        .execute(&mut *conn)
+        .await?;
     let updated = sqlx::query(
         "UPDATE partners SET subdomain = $2, subdomain_status = 'pending', subdomain_provisioned_at = NULL, updated_at = now()
           WHERE id = $1",
@@ -104,23 +156,30 @@ pub async fn claim_as(conn: &mut PgConnection, partner_id: i64, name: &str, acto
     .await;
     match updated {
         Ok(_) => {
-            sqlx::query("RELEASE SAVEPOINT claim_subdomain").execute(&mut *conn).await?;
+            sqlx::query("RELEASE SAVEPOINT claim_subdomain")
+                .execute(&mut *conn)
+                .await?;
         }
         Err(sqlx::Error::Database(d)) if d.is_unique_violation() => {
-            sqlx::query("ROLLBACK TO SAVEPOINT claim_subdomain").execute(&mut *conn).await?;
+            sqlx::query("ROLLBACK TO SAVEPOINT claim_subdomain")
+                .execute(&mut *conn)
+                .await?;
             return Err(taken());
         }
         Err(e) => return Err(e.into()),
     }
-    audit::record(conn, &audit::Record {
-        actor,
-        action: "partner.claim_subdomain",
-        entity: "partner",
-        entity_id: partner_id.to_string(),
-        partner_id: Some(partner_id),
-        before: Some(serde_json::json!({ "subdomain": old, "status": old_status })),
-        after: Some(serde_json::json!({ "subdomain": name, "status": "pending" })),
-    })
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action: "partner.claim_subdomain",
+            entity: "partner",
+            entity_id: partner_id.to_string(),
+            partner_id: Some(partner_id),
+            before: Some(serde_json::json!({ "subdomain": old, "status": old_status })),
+            after: Some(serde_json::json!({ "subdomain": name, "status": "pending" })),
+        },
+    )
     .await?;
     Ok(())
 }
@@ -143,13 +202,21 @@ pub enum Provisioned {
 /// served by Host header under a wildcard DNS record of `PLATFORM_DOMAIN`, so activating is
 /// recording that the name now routes to the partner's branding.
 #[tracing::instrument(skip(conn))]
-pub async fn activate(conn: &mut PgConnection, partner_id: i64, name: &str, site_url: &str) -> Result<Provisioned> {
-    let row: Option<(Option<String>, String)> =
-        sqlx::query_as("SELECT subdomain::text, subdomain_status FROM partners WHERE id = $1 FOR UPDATE")
-            .bind(partner_id)
-            .fetch_optional(&mut *conn)
-            .await?;
-    let Some((current, status)) = row else { return Ok(Provisioned::Stale) };
+pub async fn activate(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    name: &str,
+    site_url: &str,
+) -> Result<Provisioned> {
+    let row: Option<(Option<String>, String)> = sqlx::query_as(
+        "SELECT subdomain::text, subdomain_status FROM partners WHERE id = $1 FOR UPDATE",
+    )
+    .bind(partner_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((current, status)) = row else {
+        return Ok(Provisioned::Stale);
+    };
     if current.as_deref() != Some(name) {
         return Ok(Provisioned::Stale);
     }
@@ -162,15 +229,20 @@ pub async fn activate(conn: &mut PgConnection, partner_id: i64, name: &str, site
     .bind(partner_id)
     .execute(&mut *conn)
     .await?;
-    audit::record(conn, &audit::Record {
-        actor: Actor::system(),
-        action: "partner.subdomain_provisioned",
-        entity: "partner",
-        entity_id: partner_id.to_string(),
-        partner_id: Some(partner_id),
-        before: Some(serde_json::json!({ "subdomain": name, "status": status })),
-        after: Some(serde_json::json!({ "subdomain": name, "status": "active", "url": site_url })),
-    })
+    audit::record(
+        conn,
+        &audit::Record {
+            actor: Actor::system(),
+            action: "partner.subdomain_provisioned",
+            entity: "partner",
+            entity_id: partner_id.to_string(),
+            partner_id: Some(partner_id),
+            before: Some(serde_json::json!({ "subdomain": name, "status": status })),
+            after: Some(
+                serde_json::json!({ "subdomain": name, "status": "active", "url": site_url }),
+            ),
+        },
+    )
     .await?;
     Ok(Provisioned::Activated)
 }
@@ -183,7 +255,17 @@ mod tests {
     fn names() {
         assert_eq!(parse(" Acme-KYC ").unwrap(), "acme-kyc");
         assert_eq!(parse("abc").unwrap(), "abc");
-        for bad in ["", "ab", "-abc", "abc-", "a_b_c", "ab.cd", "xn--abc", "ünïcode", &"a".repeat(41)] {
+        for bad in [
+            "",
+            "ab",
+            "-abc",
+            "abc-",
+            "a_b_c",
+            "ab.cd",
+            "xn--abc",
+            "ünïcode",
+            &"a".repeat(41),
+        ] {
             assert!(parse(bad).is_err(), "{bad:?}");
         }
         assert!(is_reserved("www") && is_reserved("superadmin") && !is_reserved("acme"));

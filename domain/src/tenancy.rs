@@ -7,11 +7,13 @@ use crate::{Error, Result};
 
 /// The user exists and belongs to `partner_id`.
 pub async fn user_of_partner(conn: &mut PgConnection, partner_id: i64, user_id: i64) -> Result<()> {
-    let found: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM end_users WHERE id = $1 AND partner_id = $2)")
-        .bind(user_id)
-        .bind(partner_id)
-        .fetch_one(conn)
-        .await?;
+    let found: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM end_users WHERE id = $1 AND partner_id = $2)",
+    )
+    .bind(user_id)
+    .bind(partner_id)
+    .fetch_one(conn)
+    .await?;
     if found { Ok(()) } else { Err(Error::NotFound) }
 }
 

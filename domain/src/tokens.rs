@@ -38,7 +38,10 @@ fn hash(token: &str) -> Vec<u8> {
 
 /// A token is 32 random bytes in URL-safe base64; anything else is not worth a query.
 fn plausible(token: &str) -> bool {
-    (20..=100).contains(&token.len()) && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    (20..=100).contains(&token.len())
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 /// Issues a fresh token for a partner; earlier unused tokens of the same purpose stop working,
@@ -230,7 +233,11 @@ async fn consume_of(
 
 /// When the newest token of this purpose was issued: the sign-in page re-sends a verification
 /// mail only when the last one is a few minutes old.
-pub async fn last_issued_secs_ago(conn: &mut PgConnection, purpose: Purpose, partner_id: i64) -> Result<Option<f64>> {
+pub async fn last_issued_secs_ago(
+    conn: &mut PgConnection,
+    purpose: Purpose,
+    partner_id: i64,
+) -> Result<Option<f64>> {
     Ok(sqlx::query_scalar(
         "SELECT extract(epoch FROM now() - max(created_at))::float8 FROM one_time_tokens
           WHERE subject_kind = 'partner' AND subject_id = $1 AND purpose = $2",
@@ -244,5 +251,10 @@ pub async fn last_issued_secs_ago(conn: &mut PgConnection, purpose: Purpose, par
 /// Deletes one-time tokens that expired over a day ago (used or not); hourly, by `prune_jobs`.
 /// The resend throttle reads only the last ten minutes, so nothing it needs goes.
 pub async fn prune_expired(conn: &mut PgConnection) -> Result<u64> {
-    Ok(sqlx::query("DELETE FROM one_time_tokens WHERE expires_at < now() - interval '1 day'").execute(conn).await?.rows_affected())
+    Ok(
+        sqlx::query("DELETE FROM one_time_tokens WHERE expires_at < now() - interval '1 day'")
+            .execute(conn)
+            .await?
+            .rows_affected(),
+    )
 }

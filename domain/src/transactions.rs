@@ -89,28 +89,47 @@ pub struct Filter {
 
 /// One user's transactions, newest first. The caller has checked that the user is the
 /// partner's; the partner id is in the WHERE all the same. Counted (`paging::Counts`).
-pub async fn for_user(conn: &mut PgConnection, kind: Kind, partner_id: i64, user_id: i64, f: &Filter, page: PageRequest) -> Result<Page<Transaction>> {
+pub async fn for_user(
+    conn: &mut PgConnection,
+    kind: Kind,
+    partner_id: i64,
+    user_id: i64,
+    f: &Filter,
+    page: PageRequest,
+) -> Result<Page<Transaction>> {
     let (columns, table) = source(kind);
     List {
         columns,
         rows: |q: &mut QueryBuilder<Postgres>| {
             // `table` is one of the two constants of `source`, never input.
-            q.push(format!("FROM {table} t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = ")).push_bind(partner_id);
+            q.push(format!(
+                "FROM {table} t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = "
+            ))
+            .push_bind(partner_id);
             q.push(" AND t.user_id = ").push_bind(user_id);
             f.push_dates(q, "t.created_at");
         },
         order_by: "t.created_at DESC, t.id DESC",
     }
-    .fetch_counted(conn, page, &f.counts(table, partner_id, Some(vec![user_id]), None), &user_keys(table, user_id))
+    .fetch_counted(
+        conn,
+        page,
+        &f.counts(table, partner_id, Some(vec![user_id]), None),
+        &user_keys(table, user_id),
+    )
     .await
 }
 
 /// The keys of one user's rows of `table` (a constant of this crate), from its
 /// `(user_id, created_at DESC, id DESC)` index; the counters already hold only the partner's.
-pub(crate) fn user_keys(table: &'static str, user_id: i64) -> Keys<impl Fn(&mut QueryBuilder<Postgres>)> {
+pub(crate) fn user_keys(
+    table: &'static str,
+    user_id: i64,
+) -> Keys<impl Fn(&mut QueryBuilder<Postgres>)> {
     Keys {
         rows: move |q: &mut QueryBuilder<Postgres>| {
-            q.push(format!("FROM {table} t WHERE t.user_id = ")).push_bind(user_id);
+            q.push(format!("FROM {table} t WHERE t.user_id = "))
+                .push_bind(user_id);
         },
         time: "t.created_at",
         id: "t.id",
@@ -131,7 +150,13 @@ pub struct PartnerFilter {
 impl PartnerFilter {
     /// `AND`s the panel's fields to a list of `t` joined to its users as `u`; `date_col`,
     /// `pid_col` and `service_col` are constant SQL of the caller (`None`: no PID column).
-    pub fn push(&self, q: &mut QueryBuilder<Postgres>, date_col: &str, pid_col: Option<&str>, service_col: &str) {
+    pub fn push(
+        &self,
+        q: &mut QueryBuilder<Postgres>,
+        date_col: &str,
+        pid_col: Option<&str>,
+        service_col: &str,
+    ) {
         if let Some(u) = self.user_id {
             q.push(" AND t.user_id = ").push_bind(u);
         }
@@ -151,20 +176,41 @@ impl PartnerFilter {
 /// Every user's transactions of one partner, newest first (User Transactions; My
 /// Transactions shows the same rows with the partner's side of the money). Counted unless a
 /// PID is asked for.
-pub async fn for_partner(conn: &mut PgConnection, kind: Kind, partner_id: i64, f: &PartnerFilter, page: PageRequest) -> Result<Page<Transaction>> {
+pub async fn for_partner(
+    conn: &mut PgConnection,
+    kind: Kind,
+    partner_id: i64,
+    f: &PartnerFilter,
+    page: PageRequest,
+) -> Result<Page<Transaction>> {
     let (columns, table) = source(kind);
-    let service_col = if kind == Kind::Api { "t.service" } else { "t.product" };
+    let service_col = if kind == Kind::Api {
+        "t.service"
+    } else {
+        "t.product"
+    };
     let list = List {
         columns,
         rows: |q: &mut QueryBuilder<Postgres>| {
             // `table` is one of the two constants of `source`, never input.
-            q.push(format!("FROM {table} t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = ")).push_bind(partner_id);
+            q.push(format!(
+                "FROM {table} t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = "
+            ))
+            .push_bind(partner_id);
             f.push(q, "t.created_at", Some("t.pid"), service_col);
         },
         order_by: "t.created_at DESC, t.id DESC",
     };
     match f.counts(conn, table, partner_id, true, true).await? {
-        Some(counts) => list.fetch_counted(conn, page, &counts, &partner_keys(table, partner_id, &counts, service_col)).await,
+        Some(counts) => {
+            list.fetch_counted(
+                conn,
+                page,
+                &counts,
+                &partner_keys(table, partner_id, &counts, service_col),
+            )
+            .await
+        }
         None => list.fetch(conn, page).await,
     }
 }
@@ -172,16 +218,28 @@ pub async fn for_partner(conn: &mut PgConnection, kind: Kind, partner_id: i64, f
 /// The keys of a partner's rows of `table` (a constant of this crate) for `counts`: one user's
 /// or some users' from the user index, else the partner's from its partner index;
 /// `label_col` is the column `counts.labels` name (constant SQL).
-pub(crate) fn partner_keys<'a>(table: &'static str, partner_id: i64, counts: &'a Counts, label_col: &'static str) -> Keys<impl Fn(&mut QueryBuilder<Postgres>) + 'a> {
+pub(crate) fn partner_keys<'a>(
+    table: &'static str,
+    partner_id: i64,
+    counts: &'a Counts,
+    label_col: &'static str,
+) -> Keys<impl Fn(&mut QueryBuilder<Postgres>) + 'a> {
     Keys {
         rows: move |q: &mut QueryBuilder<Postgres>| {
             match &counts.users {
                 // Users the partner's own (`PartnerFilter::counts` read them from its users).
-                Some(users) => q.push(format!("FROM {table} t WHERE t.user_id = ANY(")).push_bind(users.clone()).push(")"),
-                None => q.push(format!("FROM {table} t WHERE t.partner_id = ")).push_bind(partner_id),
+                Some(users) => q
+                    .push(format!("FROM {table} t WHERE t.user_id = ANY("))
+                    .push_bind(users.clone())
+                    .push(")"),
+                None => q
+                    .push(format!("FROM {table} t WHERE t.partner_id = "))
+                    .push_bind(partner_id),
             };
             if let Some(labels) = &counts.labels {
-                q.push(format!(" AND {label_col} = ANY(")).push_bind(labels.clone()).push(")");
+                q.push(format!(" AND {label_col} = ANY("))
+                    .push_bind(labels.clone())
+                    .push(")");
             }
         },
         time: "t.created_at",
@@ -214,8 +272,21 @@ impl Filter {
     }
 
     /// The counters of `source`'s rows of one partner within these days.
-    pub(crate) fn counts(&self, source: &'static str, partner_id: i64, users: Option<Vec<i64>>, labels: Option<Vec<String>>) -> Counts {
-        Counts { source, scopes: vec![partner_id], users, labels, from: self.from, to: self.to }
+    pub(crate) fn counts(
+        &self,
+        source: &'static str,
+        partner_id: i64,
+        users: Option<Vec<i64>>,
+        labels: Option<Vec<String>>,
+    ) -> Counts {
+        Counts {
+            source,
+            scopes: vec![partner_id],
+            users,
+            labels,
+            from: self.from,
+            to: self.to,
+        }
     }
 }
 
@@ -225,9 +296,18 @@ impl PartnerFilter {
     /// and Email become the partner's users they match, Services the labels it matches among
     /// the partner's. `None` when the filter asks what no counter holds: a part of a PID, or
     /// Services of an unlabelled list; the list then counts its rows.
-    pub(crate) async fn counts(&self, conn: &mut PgConnection, source: &'static str, partner_id: i64, has_pid: bool, labelled: bool) -> Result<Option<Counts>> {
+    pub(crate) async fn counts(
+        &self,
+        conn: &mut PgConnection,
+        source: &'static str,
+        partner_id: i64,
+        has_pid: bool,
+        labelled: bool,
+    ) -> Result<Option<Counts>> {
         let service = contains_pattern(self.service.as_deref());
-        if (has_pid && contains_pattern(self.pid.as_deref()).is_some()) || (!labelled && service.is_some()) {
+        if (has_pid && contains_pattern(self.pid.as_deref()).is_some())
+            || (!labelled && service.is_some())
+        {
             return Ok(None);
         }
         let email = contains_pattern(self.email.as_deref());
@@ -306,9 +386,24 @@ pub fn transaction_of(reference: &str) -> Option<i64> {
 /// One user's ledger of one wallet, newest first. The page is the wallet's entries (one paged
 /// list, `wallets::entries`); the calls and purchases they name are read for that page only,
 /// by id, and only among this user's rows.
-pub async fn ledger(conn: &mut PgConnection, partner_id: i64, user_id: i64, kind: WalletKind, f: &Filter, page: PageRequest) -> Result<Page<LedgerRow>> {
-    let owner = Owner::User { partner_id, user_id };
-    let filter = EntryFilter { kind: Some(kind), entry_type: None, from: f.from, to: f.to };
+pub async fn ledger(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    user_id: i64,
+    kind: WalletKind,
+    f: &Filter,
+    page: PageRequest,
+) -> Result<Page<LedgerRow>> {
+    let owner = Owner::User {
+        partner_id,
+        user_id,
+    };
+    let filter = EntryFilter {
+        kind: Some(kind),
+        entry_type: None,
+        from: f.from,
+        to: f.to,
+    };
     let entries = wallets::entries(conn, owner, &filter, page).await?;
 
     let calls: Vec<i64> = entries
@@ -317,7 +412,12 @@ pub async fn ledger(conn: &mut PgConnection, partner_id: i64, user_id: i64, kind
         .filter(|e| e.reason == "api_call" || e.reason == "refund")
         .filter_map(|e| e.reference.as_deref().and_then(transaction_of))
         .collect();
-    let purchases: Vec<String> = entries.items.iter().filter(|e| e.reason == "product").filter_map(|e| e.reference.clone()).collect();
+    let purchases: Vec<String> = entries
+        .items
+        .iter()
+        .filter(|e| e.reason == "product")
+        .filter_map(|e| e.reference.clone())
+        .collect();
 
     let mut call_rows = std::collections::HashMap::new();
     if !calls.is_empty() {
@@ -329,7 +429,10 @@ pub async fn ledger(conn: &mut PgConnection, partner_id: i64, user_id: i64, kind
         .bind(&calls)
         .fetch_all(&mut *conn)
         .await?;
-        call_rows.extend(rows.into_iter().map(|(id, pid, service, status, code)| (id, (pid, service, status, code))));
+        call_rows.extend(
+            rows.into_iter()
+                .map(|(id, pid, service, status, code)| (id, (pid, service, status, code))),
+        );
     }
     let mut purchase_rows = std::collections::HashMap::new();
     if !purchases.is_empty() {
@@ -343,7 +446,10 @@ pub async fn ledger(conn: &mut PgConnection, partner_id: i64, user_id: i64, kind
         .bind(&purchases)
         .fetch_all(&mut *conn)
         .await?;
-        purchase_rows.extend(rows.into_iter().map(|(pid, product, code)| (pid, (product, code))));
+        purchase_rows.extend(
+            rows.into_iter()
+                .map(|(pid, product, code)| (pid, (product, code))),
+        );
     }
 
     Ok(entries.map(|e| {

@@ -39,18 +39,26 @@ pub struct Filter {
 }
 
 /// The partner's users, newest first.
-pub async fn list(conn: &mut PgConnection, partner_id: i64, f: &Filter, page: PageRequest) -> Result<Page<User>> {
+pub async fn list(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    f: &Filter,
+    page: PageRequest,
+) -> Result<Page<User>> {
     let search = paging::contains_pattern(f.search.as_deref());
     List {
         columns: COLUMNS,
         rows: |q: &mut QueryBuilder<Postgres>| {
-            q.push("FROM end_users WHERE partner_id = ").push_bind(partner_id);
+            q.push("FROM end_users WHERE partner_id = ")
+                .push_bind(partner_id);
             if let Some(s) = &search {
                 q.push(" AND (first_name ILIKE ").push_bind(s.clone());
                 q.push(" OR last_name ILIKE ").push_bind(s.clone());
                 q.push(" OR email::text ILIKE ").push_bind(s.clone());
                 q.push(" OR phone_number ILIKE ").push_bind(s.clone());
-                q.push(" OR id::text = trim('%' FROM ").push_bind(s.clone()).push("))");
+                q.push(" OR id::text = trim('%' FROM ")
+                    .push_bind(s.clone())
+                    .push("))");
             }
         },
         order_by: "created_at DESC, id DESC",
@@ -61,12 +69,14 @@ pub async fn list(conn: &mut PgConnection, partner_id: i64, f: &Filter, page: Pa
 
 /// One user of the partner; another partner's user is `NotFound`.
 pub async fn get(conn: &mut PgConnection, partner_id: i64, user_id: i64) -> Result<User> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM end_users WHERE id = $1 AND partner_id = $2")))
-        .bind(user_id)
-        .bind(partner_id)
-        .fetch_optional(conn)
-        .await?
-        .ok_or(Error::NotFound)
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM end_users WHERE id = $1 AND partner_id = $2"
+    )))
+    .bind(user_id)
+    .bind(partner_id)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(Error::NotFound)
 }
 
 /// Add User Manually, with the rules and messages of the spec.
@@ -85,23 +95,63 @@ fn letters_and_spaces(s: &str) -> bool {
 }
 
 impl NewUser {
-    pub fn parse(first_name: &str, last_name: &str, email: &str, phone_number: &str, password: &str, full_access: bool) -> Result<Self> {
-        let (first_name, last_name, email, phone_number) = (first_name.trim(), last_name.trim(), email.trim().to_lowercase(), phone_number.trim());
+    pub fn parse(
+        first_name: &str,
+        last_name: &str,
+        email: &str,
+        phone_number: &str,
+        password: &str,
+        full_access: bool,
+    ) -> Result<Self> {
+        let (first_name, last_name, email, phone_number) = (
+            first_name.trim(),
+            last_name.trim(),
+            email.trim().to_lowercase(),
+            phone_number.trim(),
+        );
         let mut v = Violations::new();
-        v.check(!first_name.is_empty(), "first_name", "First name is required");
-        v.check(first_name.is_empty() || letters_and_spaces(first_name), "first_name", "No special character & numbers allowed in first name");
+        v.check(
+            !first_name.is_empty(),
+            "first_name",
+            "First name is required",
+        );
+        v.check(
+            first_name.is_empty() || letters_and_spaces(first_name),
+            "first_name",
+            "No special character & numbers allowed in first name",
+        );
         v.check(!last_name.is_empty(), "last_name", "Last name is required");
-        v.check(last_name.is_empty() || letters_and_spaces(last_name), "last_name", "No special character & numbers allowed in last name");
-        v.check(first_name.len() <= 100 && last_name.len() <= 100, "first_name", "Name is too long");
+        v.check(
+            last_name.is_empty() || letters_and_spaces(last_name),
+            "last_name",
+            "No special character & numbers allowed in last name",
+        );
+        v.check(
+            first_name.len() <= 100 && last_name.len() <= 100,
+            "first_name",
+            "Name is too long",
+        );
         v.check(!email.is_empty(), "email", "Email is required");
-        v.check(email.is_empty() || crate::email_address::is_valid(&email), "email", crate::email_address::INVALID);
-        v.check(!phone_number.is_empty(), "phone_number", "Phone number is required");
+        v.check(
+            email.is_empty() || crate::email_address::is_valid(&email),
+            "email",
+            crate::email_address::INVALID,
+        );
+        v.check(
+            !phone_number.is_empty(),
+            "phone_number",
+            "Phone number is required",
+        );
         v.check(
             phone_number.is_empty() || phone_number.chars().all(|c| c.is_ascii_digit()),
             "phone_number",
             "No special character & alphabets allowed in phone number.",
         );
-        v.check(phone_number.is_empty() || (6..=15).contains(&phone_number.len()), "phone_number", "Phone number must have 6 to 15 digits");
+        v.check(
+            phone_number.is_empty() || (6..=15).contains(&phone_number.len()),
+            "phone_number",
+            "Phone number must have 6 to 15 digits",
+        );
         v.check(!password.is_empty(), "password", "Password is required");
         v.into_result()?;
         crate::partners::check_password("password", password)?;
@@ -179,7 +229,14 @@ pub async fn create_by(
 }
 
 /// The Settings tab: Plan Status (is_active) and Access Control (full_access).
-pub async fn update_flags(conn: &mut PgConnection, partner_id: i64, user_id: i64, is_active: Option<bool>, full_access: Option<bool>, actor: Actor) -> Result<User> {
+pub async fn update_flags(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    user_id: i64,
+    is_active: Option<bool>,
+    full_access: Option<bool>,
+    actor: Actor,
+) -> Result<User> {
     let before = get(conn, partner_id, user_id).await?;
     let after: User = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "UPDATE end_users SET is_active = COALESCE($3, is_active), full_access = COALESCE($4, full_access), updated_at = now()

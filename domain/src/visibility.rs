@@ -36,7 +36,10 @@ impl Scope {
         match self {
             Scope::Admin { partner_id } => (partner_id, "admin", None),
             Scope::Partner { partner_id } => (partner_id, "partner", None),
-            Scope::User { partner_id, user_id } => (partner_id, "partner", Some(user_id)),
+            Scope::User {
+                partner_id,
+                user_id,
+            } => (partner_id, "partner", Some(user_id)),
         }
     }
 }
@@ -76,24 +79,39 @@ pub async fn get(conn: &mut PgConnection, scope: Scope) -> Result<Visibility> {
     .bind(user_id)
     .fetch_all(&mut *conn)
     .await?;
-    Ok(Visibility { apis: apis.into_iter().collect(), categories: categories.into_iter().collect() })
+    Ok(Visibility {
+        apis: apis.into_iter().collect(),
+        categories: categories.into_iter().collect(),
+    })
 }
 
 /// Sets the entries `patch` names and leaves the others; an unknown service or category is a
 /// field error naming it (`apis.<service>` or `categories.<category>`) and nothing is written.
 /// Run it in a transaction: entries are written one by one.
-pub async fn patch(conn: &mut PgConnection, scope: Scope, patch: &Visibility) -> Result<Visibility> {
+pub async fn patch(
+    conn: &mut PgConnection,
+    scope: Scope,
+    patch: &Visibility,
+) -> Result<Visibility> {
     check_owner(conn, scope).await?;
     if patch.apis.len() + patch.categories.len() > MAX_PATCH_ENTRIES {
-        return Err(Error::invalid("apis", format!("At most {MAX_PATCH_ENTRIES} entries at once")));
+        return Err(Error::invalid(
+            "apis",
+            format!("At most {MAX_PATCH_ENTRIES} entries at once"),
+        ));
     }
     let services: Vec<String> = patch.apis.keys().cloned().collect();
-    let known: Vec<(String, i64)> = sqlx::query_as("SELECT service, id FROM api_catalogue WHERE service = ANY($1)")
-        .bind(&services)
-        .fetch_all(&mut *conn)
-        .await?;
+    let known: Vec<(String, i64)> =
+        sqlx::query_as("SELECT service, id FROM api_catalogue WHERE service = ANY($1)")
+            .bind(&services)
+            .fetch_all(&mut *conn)
+            .await?;
     let known: BTreeMap<String, i64> = known.into_iter().collect();
-    let wanted: Vec<String> = patch.categories.keys().map(|c| c.trim().to_lowercase()).collect();
+    let wanted: Vec<String> = patch
+        .categories
+        .keys()
+        .map(|c| c.trim().to_lowercase())
+        .collect();
     // The catalogue's own spelling of each category, so that lists show it as the catalogue does.
     let spelled: Vec<(String, String)> =
         sqlx::query_as("SELECT DISTINCT ON (lower(category)) lower(category), category FROM api_catalogue WHERE lower(category) = ANY($1) ORDER BY lower(category), category")
@@ -104,10 +122,20 @@ pub async fn patch(conn: &mut PgConnection, scope: Scope, patch: &Visibility) ->
 
     let mut v = Violations::new();
     for s in patch.apis.keys().filter(|s| !known.contains_key(*s)) {
-        v.add(&format!("apis.{}", clip(s)), format!("Unknown service '{}'", clip(s)));
+        v.add(
+            &format!("apis.{}", clip(s)),
+            format!("Unknown service '{}'", clip(s)),
+        );
     }
-    for c in patch.categories.keys().filter(|c| !spelled.contains_key(&c.trim().to_lowercase())) {
-        v.add(&format!("categories.{}", clip(c)), format!("Unknown category '{}'", clip(c)));
+    for c in patch
+        .categories
+        .keys()
+        .filter(|c| !spelled.contains_key(&c.trim().to_lowercase()))
+    {
+        v.add(
+            &format!("categories.{}", clip(c)),
+            format!("Unknown category '{}'", clip(c)),
+        );
     }
     v.into_result()?;
 
@@ -144,7 +172,12 @@ pub async fn patch(conn: &mut PgConnection, scope: Scope, patch: &Visibility) ->
 
 /// Whether `user_id` of `partner_id` may see and call `service` under the six-part rule (the
 /// catalogue entry enabled too). Unknown service: `false`.
-pub async fn callable(conn: &mut PgConnection, partner_id: i64, user_id: i64, service: &str) -> Result<bool> {
+pub async fn callable(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    user_id: i64,
+    service: &str,
+) -> Result<bool> {
     Ok(sqlx::query_scalar(
         "SELECT c.status AND NOT c.is_hidden
                 AND NOT EXISTS (SELECT 1 FROM api_visibility v
@@ -165,8 +198,13 @@ pub async fn callable(conn: &mut PgConnection, partner_id: i64, user_id: i64, se
 
 async fn check_owner(conn: &mut PgConnection, scope: Scope) -> Result<()> {
     match scope {
-        Scope::Admin { partner_id } | Scope::Partner { partner_id } => crate::tenancy::partner_exists(conn, partner_id).await,
-        Scope::User { partner_id, user_id } => crate::tenancy::user_of_partner(conn, partner_id, user_id).await,
+        Scope::Admin { partner_id } | Scope::Partner { partner_id } => {
+            crate::tenancy::partner_exists(conn, partner_id).await
+        }
+        Scope::User {
+            partner_id,
+            user_id,
+        } => crate::tenancy::user_of_partner(conn, partner_id, user_id).await,
     }
 }
 

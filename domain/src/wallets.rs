@@ -143,7 +143,10 @@ impl Owner {
 /// An amount of a movement: a positive whole number of paise, at most [`MAX_AMOUNT_PAISE`].
 pub fn check_amount(amount_paise: i64) -> Result<i64> {
     if amount_paise <= 0 {
-        return Err(Error::invalid("amount_paise", "Amount must be greater than zero"));
+        return Err(Error::invalid(
+            "amount_paise",
+            "Amount must be greater than zero",
+        ));
     }
     if amount_paise > MAX_AMOUNT_PAISE {
         return Err(Error::invalid("amount_paise", "Amount is too large"));
@@ -178,7 +181,10 @@ pub async fn wallet_id(conn: &mut PgConnection, owner: Owner, kind: WalletKind) 
             sqlx::Error::Database(d) if d.is_foreign_key_violation() => Error::NotFound,
             _ => Error::Db(e),
         })?;
-    find().fetch_optional(&mut *conn).await?.ok_or(Error::NotFound)
+    find()
+        .fetch_optional(&mut *conn)
+        .await?
+        .ok_or(Error::NotFound)
 }
 
 /// One balance change to make.
@@ -220,7 +226,12 @@ pub struct LowBalance {
 /// What an idempotency key is bound to: the same key must come back with the same request.
 fn request_hash(m: &Movement<'_>) -> String {
     let mut h = Sha256::new();
-    h.update(format!("{}|{}|{}", m.wallet_id, m.entry_type.as_str(), m.amount_paise));
+    h.update(format!(
+        "{}|{}|{}",
+        m.wallet_id,
+        m.entry_type.as_str(),
+        m.amount_paise
+    ));
     hex::encode(h.finalize())
 }
 
@@ -259,7 +270,10 @@ async fn apply_in_transaction(conn: &mut PgConnection, m: &Movement<'_>) -> Resu
     let hash = request_hash(m);
     if let Some(key) = m.idempotency_key {
         if key.is_empty() || key.len() > 255 {
-            return Err(Error::invalid("idempotency_key", "Idempotency key must be 1 to 255 characters"));
+            return Err(Error::invalid(
+                "idempotency_key",
+                "Idempotency key must be 1 to 255 characters",
+            ));
         }
         // Two requests with one key arrive together: the second waits here until the first
         // commits, then finds its entry below. (A transaction-scoped lock: released at commit.)
@@ -276,9 +290,16 @@ async fn apply_in_transaction(conn: &mut PgConnection, m: &Movement<'_>) -> Resu
         .await?;
         if let Some((entry_id, balance_paise, first_hash)) = first {
             if first_hash.as_deref() != Some(hash.as_str()) {
-                return Err(Error::conflict("This idempotency key was already used for a different request"));
+                return Err(Error::conflict(
+                    "This idempotency key was already used for a different request",
+                ));
             }
-            return Ok(Moved { entry_id, balance_paise, replayed: true, low_balance: None });
+            return Ok(Moved {
+                entry_id,
+                balance_paise,
+                replayed: true,
+                low_balance: None,
+            });
         }
     }
 
@@ -331,57 +352,76 @@ async fn apply_in_transaction(conn: &mut PgConnection, m: &Movement<'_>) -> Resu
     .await?;
 
     let Some(a) = applied else {
-        let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM wallets WHERE id = $1)")
-            .bind(m.wallet_id)
-            .fetch_one(&mut *conn)
-            .await?;
+        let exists: bool =
+            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM wallets WHERE id = $1)")
+                .bind(m.wallet_id)
+                .fetch_one(&mut *conn)
+                .await?;
         return Err(match (exists, m.entry_type) {
             (false, _) => Error::NotFound,
             (true, EntryType::Debit) => Error::InsufficientFunds,
-            (true, EntryType::Credit) => Error::invalid("amount_paise", "Amount is too large for this wallet"),
+            (true, EntryType::Credit) => {
+                Error::invalid("amount_paise", "Amount is too large for this wallet")
+            }
         });
     };
     let kind = WalletKind::parse(&a.kind)?;
     let low_balance = match (m.entry_type, a.low_balance_threshold_paise) {
-        (EntryType::Debit, Some(t)) if a.balance_paise < t && a.balance_paise + m.amount_paise >= t => Some(LowBalance {
-            wallet_id: m.wallet_id,
-            partner_id: a.partner_id,
-            user_id: a.user_id,
-            kind,
-            balance_paise: a.balance_paise,
-            threshold_paise: t,
-        }),
+        (EntryType::Debit, Some(t))
+            if a.balance_paise < t && a.balance_paise + m.amount_paise >= t =>
+        {
+            Some(LowBalance {
+                wallet_id: m.wallet_id,
+                partner_id: a.partner_id,
+                user_id: a.user_id,
+                kind,
+                balance_paise: a.balance_paise,
+                threshold_paise: t,
+            })
+        }
         _ => None,
     };
     if let Some(low) = &low_balance {
         queue_alert(conn, low).await?;
     }
-    Ok(Moved { entry_id: a.entry_id, balance_paise: a.balance_paise, replayed: false, low_balance })
+    Ok(Moved {
+        entry_id: a.entry_id,
+        balance_paise: a.balance_paise,
+        replayed: false,
+        low_balance,
+    })
 }
 
 /// Queues the alert mail of a low-balance crossing on `conn` (the transaction of the debit
 /// that crossed). Every way of moving money in this module calls it for its crossings.
 pub async fn queue_alert(conn: &mut PgConnection, low: &LowBalance) -> Result<()> {
     let job = queue::push(conn, &SendMail::of(Mail::LowBalance(low.clone())), None).await?;
-    tracing::info!(wallet = low.wallet_id, job = job.as_deref().unwrap_or(""), "low-balance alert queued");
+    tracing::info!(
+        wallet = low.wallet_id,
+        job = job.as_deref().unwrap_or(""),
+        "low-balance alert queued"
+    );
     Ok(())
 }
 
 /// The alert mail of `low` to the partner that owns the wallet, built when it is sent; `None`
 /// when the partner is gone.
 pub async fn alert_mail(conn: &mut PgConnection, low: &LowBalance) -> Result<Option<Email>> {
-    let email: Option<String> = sqlx::query_scalar("SELECT email::text FROM partners WHERE id = $1")
-        .bind(low.partner_id)
-        .fetch_optional(&mut *conn)
-        .await?;
+    let email: Option<String> =
+        sqlx::query_scalar("SELECT email::text FROM partners WHERE id = $1")
+            .bind(low.partner_id)
+            .fetch_optional(&mut *conn)
+            .await?;
     let Some(email) = email else { return Ok(None) };
     let user_label = match low.user_id {
         None => None,
         Some(u) => {
-            let name: Option<String> = sqlx::query_scalar("SELECT first_name || ' ' || last_name FROM end_users WHERE id = $1")
-                .bind(u)
-                .fetch_optional(&mut *conn)
-                .await?;
+            let name: Option<String> = sqlx::query_scalar(
+                "SELECT first_name || ' ' || last_name FROM end_users WHERE id = $1",
+            )
+            .bind(u)
+            .fetch_optional(&mut *conn)
+            .await?;
             Some(match name {
                 Some(n) => format!("{n} ({u})"),
                 None => u.to_string(),
@@ -420,7 +460,11 @@ pub async fn balances(conn: &mut PgConnection, owner: Owner) -> Result<Balances>
     .await?;
     let mut b = Balances::default();
     for (kind, balance_paise, low_balance_threshold_paise, low_balance_alerted) in rows {
-        let v = WalletView { balance_paise, low_balance_threshold_paise, low_balance_alerted };
+        let v = WalletView {
+            balance_paise,
+            low_balance_threshold_paise,
+            low_balance_alerted,
+        };
         match kind.as_str() {
             "api" => b.api = v,
             _ => b.product = v,
@@ -432,18 +476,33 @@ pub async fn balances(conn: &mut PgConnection, owner: Owner) -> Result<Balances>
 /// Sets (or with `None` removes) the low-balance threshold of a wallet. The alert is armed
 /// from the current balance: a partner setting a threshold above its balance is not mailed
 /// about a state it is looking at; the next crossing after a top-up is.
-pub async fn set_alert_threshold(conn: &mut PgConnection, owner: Owner, kind: WalletKind, threshold_paise: Option<i64>, actor: Actor) -> Result<WalletView> {
+pub async fn set_alert_threshold(
+    conn: &mut PgConnection,
+    owner: Owner,
+    kind: WalletKind,
+    threshold_paise: Option<i64>,
+    actor: Actor,
+) -> Result<WalletView> {
     if let Some(t) = threshold_paise {
         if !(0..=MAX_AMOUNT_PAISE).contains(&t) {
-            return Err(Error::invalid("threshold_paise", "Threshold must be between 0 and 1000000000000 paise"));
+            return Err(Error::invalid(
+                "threshold_paise",
+                "Threshold must be between 0 and 1000000000000 paise",
+            ));
         }
     }
     let id = wallet_id(conn, owner, kind).await?;
-    let before: Option<i64> = sqlx::query_scalar("SELECT low_balance_threshold_paise FROM wallets WHERE id = $1 FOR UPDATE")
-        .bind(id)
-        .fetch_one(&mut *conn)
-        .await?;
-    let (balance_paise, low_balance_threshold_paise, low_balance_alerted): (i64, Option<i64>, bool) = sqlx::query_as(
+    let before: Option<i64> = sqlx::query_scalar(
+        "SELECT low_balance_threshold_paise FROM wallets WHERE id = $1 FOR UPDATE",
+    )
+    .bind(id)
+    .fetch_one(&mut *conn)
+    .await?;
+    let (balance_paise, low_balance_threshold_paise, low_balance_alerted): (
+        i64,
+        Option<i64>,
+        bool,
+    ) = sqlx::query_as(
         "UPDATE wallets SET low_balance_threshold_paise = $2,
                             low_balance_alerted = $2::bigint IS NOT NULL AND balance_paise < $2,
                             updated_at = now()
@@ -453,17 +512,24 @@ pub async fn set_alert_threshold(conn: &mut PgConnection, owner: Owner, kind: Wa
     .bind(threshold_paise)
     .fetch_one(&mut *conn)
     .await?;
-    audit::record(conn, &audit::Record {
-        actor,
-        action: "wallet.alert_threshold",
-        entity: "wallet",
-        entity_id: id.to_string(),
-        partner_id: Some(owner.partner_id()),
-        before: Some(serde_json::json!({ "low_balance_threshold_paise": before })),
-        after: Some(serde_json::json!({ "low_balance_threshold_paise": threshold_paise })),
-    })
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action: "wallet.alert_threshold",
+            entity: "wallet",
+            entity_id: id.to_string(),
+            partner_id: Some(owner.partner_id()),
+            before: Some(serde_json::json!({ "low_balance_threshold_paise": before })),
+            after: Some(serde_json::json!({ "low_balance_threshold_paise": threshold_paise })),
+        },
+    )
     .await?;
-    Ok(WalletView { balance_paise, low_balance_threshold_paise, low_balance_alerted })
+    Ok(WalletView {
+        balance_paise,
+        low_balance_threshold_paise,
+        low_balance_alerted,
+    })
 }
 
 /// One ledger row as the wallet-transaction lists show it.
@@ -502,13 +568,23 @@ pub struct EntryFilter {
 }
 
 /// A partner's own entries, or one user's, newest first.
-pub async fn entries(conn: &mut PgConnection, owner: Owner, f: &EntryFilter, page: PageRequest) -> Result<Page<Entry>> {
+pub async fn entries(
+    conn: &mut PgConnection,
+    owner: Owner,
+    f: &EntryFilter,
+    page: PageRequest,
+) -> Result<Page<Entry>> {
     list(conn, Scope::Owner(owner), f, page).await
 }
 
 /// Every partner wallet's entries (the super admin's Wallet Transactions), newest first;
 /// `partner_id` narrows it to one partner.
-pub async fn partner_entries(conn: &mut PgConnection, partner_id: Option<i64>, f: &EntryFilter, page: PageRequest) -> Result<Page<Entry>> {
+pub async fn partner_entries(
+    conn: &mut PgConnection,
+    partner_id: Option<i64>,
+    f: &EntryFilter,
+    page: PageRequest,
+) -> Result<Page<Entry>> {
     list(conn, Scope::PartnerWallets(partner_id), f, page).await
 }
 
@@ -517,7 +593,12 @@ enum Scope {
     PartnerWallets(Option<i64>),
 }
 
-async fn list(conn: &mut PgConnection, scope: Scope, f: &EntryFilter, page: PageRequest) -> Result<Page<Entry>> {
+async fn list(
+    conn: &mut PgConnection,
+    scope: Scope,
+    f: &EntryFilter,
+    page: PageRequest,
+) -> Result<Page<Entry>> {
     // The wallet set is small and indexed; entries come from (wallet_id, created_at).
     let (partner, user, all_partners) = match scope {
         Scope::Owner(o) => (Some(o.partner_id()), o.user_id(), false),
@@ -549,7 +630,9 @@ async fn list(conn: &mut PgConnection, scope: Scope, f: &EntryFilter, page: Page
     };
     let keys = Keys {
         rows: |q: &mut QueryBuilder<Postgres>| {
-            q.push("FROM wallet_entries e WHERE e.wallet_id = ANY(").push_bind(ids.clone()).push(")");
+            q.push("FROM wallet_entries e WHERE e.wallet_id = ANY(")
+                .push_bind(ids.clone())
+                .push(")");
             if let Some(t) = f.entry_type {
                 q.push(" AND e.type = ").push_bind(t.as_str());
             }
@@ -606,10 +689,13 @@ impl LowBalance {
             None => format!("Your {}", self.kind.label()),
             Some(u) => format!("The {} of your user {u}", self.kind.label()),
         };
-        let subject = format!("Low balance: {}", match user_label {
-            None => format!("your {}", self.kind.label()),
-            Some(u) => format!("{} of user {u}", self.kind.label()),
-        });
+        let subject = format!(
+            "Low balance: {}",
+            match user_label {
+                None => format!("your {}", self.kind.label()),
+                Some(u) => format!("{} of user {u}", self.kind.label()),
+            }
+        );
         let text = format!(
             "{whose} has fallen below your alert threshold.\n\nBalance: {}\nThreshold: {}\n\nAdd credits to keep API calls running. \
              You receive this mail once each time the balance drops below the threshold.\n",

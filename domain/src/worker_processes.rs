@@ -34,11 +34,18 @@ impl Process {
             .filter(|s| !s.is_empty())
             .unwrap_or_else(|| "worker".into());
         let pid = std::process::id();
-        Self { id: format!("{host}-{pid}"), host, pid, concurrency }
+        Self {
+            id: format!("{host}-{pid}"),
+            host,
+            pid,
+            concurrency,
+        }
     }
 
     pub async fn register(&self, pool: &PgPool) -> Result<()> {
-        sqlx::query("DELETE FROM worker_processes WHERE last_seen_at < now() - interval '1 day'").execute(pool).await?;
+        sqlx::query("DELETE FROM worker_processes WHERE last_seen_at < now() - interval '1 day'")
+            .execute(pool)
+            .await?;
         sqlx::query(
             "INSERT INTO worker_processes (id, host, pid, concurrency) VALUES ($1, $2, $3, $4)
              ON CONFLICT (id) DO UPDATE SET host = $2, pid = $3, concurrency = $4, started_at = now(), last_seen_at = now(), stopped_at = NULL",
@@ -53,12 +60,20 @@ impl Process {
     }
 
     pub async fn heartbeat(&self, pool: &PgPool) -> Result<()> {
-        sqlx::query("UPDATE worker_processes SET last_seen_at = now() WHERE id = $1").bind(&self.id).execute(pool).await?;
+        sqlx::query("UPDATE worker_processes SET last_seen_at = now() WHERE id = $1")
+            .bind(&self.id)
+            .execute(pool)
+            .await?;
         Ok(())
     }
 
     pub async fn stopped(&self, pool: &PgPool) -> Result<()> {
-        sqlx::query("UPDATE worker_processes SET last_seen_at = now(), stopped_at = now() WHERE id = $1").bind(&self.id).execute(pool).await?;
+        sqlx::query(
+            "UPDATE worker_processes SET last_seen_at = now(), stopped_at = now() WHERE id = $1",
+        )
+        .bind(&self.id)
+        .execute(pool)
+        .await?;
         Ok(())
     }
 }

@@ -25,17 +25,23 @@ impl Job for AggregateIpHits {
         let mut conn = ctx.pool.acquire().await?;
         let mut folded = domain::ip_hits::fold_counters(&mut conn).await?;
         if let Some(url) = &ctx.config.redis_url {
-            folded += domain::gateway::hits::RedisHits::connect(url, &ctx.config.database_url).await?.fold(&ctx.pool).await?;
+            folded += domain::gateway::hits::RedisHits::connect(url, &ctx.config.database_url)
+                .await?
+                .fold(&ctx.pool)
+                .await?;
         }
-        domain::audit::record(&mut conn, &domain::audit::Record {
-            actor: domain::audit::Actor::system(),
-            action: "aggregate_ip_hits",
-            entity: "job_period",
-            entity_id: self.period.clone(),
-            partner_id: None,
-            before: None,
-            after: Some(serde_json::json!({ "rows": folded })),
-        })
+        domain::audit::record(
+            &mut conn,
+            &domain::audit::Record {
+                actor: domain::audit::Actor::system(),
+                action: "aggregate_ip_hits",
+                entity: "job_period",
+                entity_id: self.period.clone(),
+                partner_id: None,
+                before: None,
+                after: Some(serde_json::json!({ "rows": folded })),
+            },
+        )
         .await?;
         Ok(())
     }

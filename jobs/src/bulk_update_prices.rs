@@ -24,7 +24,12 @@ pub struct BulkUpdatePrices {
 
 impl BulkUpdatePrices {
     pub fn new(target: Target, prices: Vec<PriceItem>, actor: Actor) -> Self {
-        Self { apply_id: uuid::Uuid::new_v4().to_string(), target, prices, actor }
+        Self {
+            apply_id: uuid::Uuid::new_v4().to_string(),
+            target,
+            prices,
+            actor,
+        }
     }
 }
 
@@ -38,12 +43,20 @@ impl Job for BulkUpdatePrices {
     async fn run(self, ctx: &JobContext) -> anyhow::Result<()> {
         let mut conn = ctx.pool.acquire().await?;
         let mut tx = conn.begin().await?;
-        let changed = plans::apply_price_list(&mut tx, &self.apply_id, self.target, &self.prices, self.actor)
-            .await
-            .map_err(|e| anyhow::anyhow!("applying {} prices: {e}", self.prices.len()))?;
+        let changed = plans::apply_price_list(
+            &mut tx,
+            &self.apply_id,
+            self.target,
+            &self.prices,
+            self.actor,
+        )
+        .await
+        .map_err(|e| anyhow::anyhow!("applying {} prices: {e}", self.prices.len()))?;
         tx.commit().await?;
         match changed {
-            Some(changed) => tracing::info!(apply_id = %self.apply_id, changed, "price list applied"),
+            Some(changed) => {
+                tracing::info!(apply_id = %self.apply_id, changed, "price list applied")
+            }
             None => tracing::debug!(apply_id = %self.apply_id, "price list applied before"),
         }
         Ok(())

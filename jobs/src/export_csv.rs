@@ -52,7 +52,8 @@ impl Job for ExportCsv {
                 let mut conn = ctx.pool.acquire().await?;
                 if let Some(job_id) = exports::job_id(&mut conn, self.export_id).await? {
                     if crate::state::is_last_attempt(&ctx.pool, &job_id).await? {
-                        exports::fail(&mut conn, self.export_id, "The export could not be written").await?;
+                        exports::fail(&mut conn, self.export_id, "The export could not be written")
+                            .await?;
                     }
                 }
                 Err(err)
@@ -64,7 +65,10 @@ impl Job for ExportCsv {
 async fn export(id: i64, ctx: &JobContext) -> anyhow::Result<()> {
     let mut conn = ctx.pool.acquire().await?;
     let Some(job) = exports::start(&mut conn, id).await? else {
-        tracing::debug!(export_id = id, "export finished already or gone; nothing to do");
+        tracing::debug!(
+            export_id = id,
+            "export finished already or gone; nothing to do"
+        );
         return Ok(());
     };
     let part_rows = ctx.config.exports.part_rows.max(1);
@@ -114,7 +118,12 @@ async fn export(id: i64, ctx: &JobContext) -> anyhow::Result<()> {
         ctx.storage.delete(&job.part_key(extra)).await?;
     }
     exports::complete(&mut conn, id, n, &keys).await?;
-    tracing::info!(export_id = id, rows = n, parts = keys.len(), "export written");
+    tracing::info!(
+        export_id = id,
+        rows = n,
+        parts = keys.len(),
+        "export written"
+    );
     Ok(())
 }
 
@@ -137,8 +146,15 @@ impl PartUpload {
         let (tx, rx) = mpsc::channel(4);
         let storage = storage.clone();
         let task = tokio::spawn(async move {
-            let mut reader = PieceReader { rx, current: Vec::new(), pos: 0, ended: false };
-            storage.put_reader(&key, &mut reader, "text/csv; charset=utf-8").await
+            let mut reader = PieceReader {
+                rx,
+                current: Vec::new(),
+                pos: 0,
+                ended: false,
+            };
+            storage
+                .put_reader(&key, &mut reader, "text/csv; charset=utf-8")
+                .await
         });
         Self { tx, task }
     }
@@ -149,7 +165,11 @@ impl PartUpload {
         }
         if self.tx.send(Piece::Bytes(bytes)).await.is_err() {
             // The upload stopped reading: its own error says why.
-            return Err(self.outcome().await.err().unwrap_or_else(|| anyhow::anyhow!("the upload of a part ended early")));
+            return Err(self
+                .outcome()
+                .await
+                .err()
+                .unwrap_or_else(|| anyhow::anyhow!("the upload of a part ended early")));
         }
         Ok(())
     }
@@ -157,7 +177,10 @@ impl PartUpload {
     /// Marks the part whole and hands back its upload, to be awaited ([`Self::outcome_of`]).
     async fn close(self) -> anyhow::Result<JoinHandle<domain::Result<u64>>> {
         if self.tx.send(Piece::End).await.is_err() {
-            return Err(Self::outcome_of(self.task).await.err().unwrap_or_else(|| anyhow::anyhow!("the upload of a part ended early")));
+            return Err(Self::outcome_of(self.task)
+                .await
+                .err()
+                .unwrap_or_else(|| anyhow::anyhow!("the upload of a part ended early")));
         }
         Ok(self.task)
     }
@@ -187,7 +210,11 @@ struct PieceReader {
 }
 
 impl AsyncRead for PieceReader {
-    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut tokio::io::ReadBuf<'_>) -> Poll<io::Result<()>> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         loop {
             if this.pos < this.current.len() {
@@ -205,7 +232,12 @@ impl AsyncRead for PieceReader {
                     this.pos = 0;
                 }
                 Some(Piece::End) => this.ended = true,
-                None => return Poll::Ready(Err(io::Error::new(io::ErrorKind::UnexpectedEof, "the export stopped before its part was complete"))),
+                None => {
+                    return Poll::Ready(Err(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "the export stopped before its part was complete",
+                    )));
+                }
             }
         }
     }
@@ -220,7 +252,12 @@ mod tests {
     #[tokio::test]
     async fn a_part_reads_whole_or_fails() {
         let (tx, rx) = mpsc::channel(4);
-        let mut r = PieceReader { rx, current: Vec::new(), pos: 0, ended: false };
+        let mut r = PieceReader {
+            rx,
+            current: Vec::new(),
+            pos: 0,
+            ended: false,
+        };
         tx.send(Piece::Bytes(b"a,b\n".to_vec())).await.unwrap();
         tx.send(Piece::Bytes(b"1,2\n".to_vec())).await.unwrap();
         tx.send(Piece::End).await.unwrap();
@@ -229,10 +266,18 @@ mod tests {
         assert_eq!(out, b"a,b\n1,2\n");
 
         let (tx, rx) = mpsc::channel(4);
-        let mut r = PieceReader { rx, current: Vec::new(), pos: 0, ended: false };
+        let mut r = PieceReader {
+            rx,
+            current: Vec::new(),
+            pos: 0,
+            ended: false,
+        };
         tx.send(Piece::Bytes(b"a,b\n".to_vec())).await.unwrap();
         drop(tx);
         let mut out = Vec::new();
-        assert_eq!(r.read_to_end(&mut out).await.unwrap_err().kind(), io::ErrorKind::UnexpectedEof);
+        assert_eq!(
+            r.read_to_end(&mut out).await.unwrap_err().kind(),
+            io::ErrorKind::UnexpectedEof
+        );
     }
 }

@@ -56,7 +56,13 @@ impl JobContext {
         let mailer = Mailer::new(&config.mail, &config.mail_from)?;
         let storage = domain::storage::Storage::new(&config);
         let http = domain::gateway::call::http_client(&config);
-        Ok(Self { pool, config, mailer, storage, http })
+        Ok(Self {
+            pool,
+            config,
+            mailer,
+            storage,
+            http,
+        })
     }
 }
 
@@ -69,11 +75,17 @@ pub trait Job: Task + DeserializeOwned + Send + Sync + Unpin + 'static {
 /// Enqueues `job` on `conn` (pass a transaction to commit the job with the write that needs
 /// it) and returns the job id.
 pub async fn enqueue<J: Job>(conn: &mut PgConnection, job: &J) -> Result<String, EnqueueError> {
-    Ok(queue::push(conn, job, None).await?.expect("no idempotency key, always inserted"))
+    Ok(queue::push(conn, job, None)
+        .await?
+        .expect("no idempotency key, always inserted"))
 }
 
 /// Enqueues `job` unless a job of the same kind with the same key exists: `Ok(None)` then.
-pub async fn enqueue_once<J: Job>(conn: &mut PgConnection, job: &J, key: &str) -> Result<Option<String>, EnqueueError> {
+pub async fn enqueue_once<J: Job>(
+    conn: &mut PgConnection,
+    job: &J,
+    key: &str,
+) -> Result<Option<String>, EnqueueError> {
     queue::push(conn, job, Some(key)).await
 }
 

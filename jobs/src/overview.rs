@@ -52,9 +52,21 @@ pub async fn kinds(pool: &PgPool, kinds: &[&str]) -> Result<Vec<KindStats>, sqlx
     .await?;
     let mut out: Vec<KindStats> = kinds
         .iter()
-        .map(|k| found.iter().find(|s| s.kind == *k).cloned().unwrap_or_else(|| KindStats { kind: (*k).to_owned(), ..Default::default() }))
+        .map(|k| {
+            found
+                .iter()
+                .find(|s| s.kind == *k)
+                .cloned()
+                .unwrap_or_else(|| KindStats {
+                    kind: (*k).to_owned(),
+                    ..Default::default()
+                })
+        })
         .collect();
-    let mut others: Vec<KindStats> = found.into_iter().filter(|s| !kinds.contains(&s.kind.as_str())).collect();
+    let mut others: Vec<KindStats> = found
+        .into_iter()
+        .filter(|s| !kinds.contains(&s.kind.as_str()))
+        .collect();
     others.sort_by(|a, b| a.kind.cmp(&b.kind));
     out.extend(others);
     Ok(out)
@@ -78,7 +90,15 @@ pub struct Failure {
 
 /// The `limit` most recent failures, newest first; discarded jobs are left out.
 pub async fn recent_failures(pool: &PgPool, limit: i64) -> Result<Vec<Failure>, sqlx::Error> {
-    let rows: Vec<(String, String, i32, i32, Option<serde_json::Value>, Option<DateTime<Utc>>, DateTime<Utc>)> = sqlx::query_as(
+    let rows: Vec<(
+        String,
+        String,
+        i32,
+        i32,
+        Option<serde_json::Value>,
+        Option<DateTime<Utc>>,
+        DateTime<Utc>,
+    )> = sqlx::query_as(
         "SELECT id, job_type, attempts, max_attempts, last_result, done_at, run_at
            FROM apalis.jobs
           WHERE status = 'Failed'
@@ -160,20 +180,36 @@ pub async fn discard(pool: &PgPool, id: &str, actor: Actor) -> Result<Outcome, s
     Ok(Outcome::Done)
 }
 
-async fn audited(conn: &mut sqlx::PgConnection, actor: Actor, action: &str, id: &str, kind: &str) -> Result<(), sqlx::Error> {
-    audit::record(conn, &audit::Record {
-        actor,
-        action,
-        entity: "job",
-        entity_id: id.to_owned(),
-        partner_id: None,
-        before: None,
-        after: Some(serde_json::json!({ "kind": kind })),
-    })
+async fn audited(
+    conn: &mut sqlx::PgConnection,
+    actor: Actor,
+    action: &str,
+    id: &str,
+    kind: &str,
+) -> Result<(), sqlx::Error> {
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action,
+            entity: "job",
+            entity_id: id.to_owned(),
+            partner_id: None,
+            before: None,
+            after: Some(serde_json::json!({ "kind": kind })),
+        },
+    )
     .await
 }
 
 async fn exists(pool: &PgPool, id: &str) -> Result<Outcome, sqlx::Error> {
-    let found: Option<i32> = sqlx::query_scalar("SELECT 1 FROM apalis.jobs WHERE id = $1").bind(id).fetch_optional(pool).await?;
-    Ok(if found.is_some() { Outcome::NotFailed } else { Outcome::NotFound })
+    let found: Option<i32> = sqlx::query_scalar("SELECT 1 FROM apalis.jobs WHERE id = $1")
+        .bind(id)
+        .fetch_optional(pool)
+        .await?;
+    Ok(if found.is_some() {
+        Outcome::NotFailed
+    } else {
+        Outcome::NotFound
+    })
 }

@@ -29,9 +29,15 @@ impl Job for ProvisionSubdomain {
         let result = subdomains::activate(&mut tx, self.partner_id, &self.subdomain, &url).await?;
         tx.commit().await?;
         match result {
-            Provisioned::Activated => tracing::info!(partner_id = self.partner_id, subdomain = %self.subdomain, %url, "sub-domain active"),
-            Provisioned::AlreadyActive => tracing::debug!(partner_id = self.partner_id, "sub-domain already active"),
-            Provisioned::Stale => tracing::info!(partner_id = self.partner_id, subdomain = %self.subdomain, "sub-domain claim replaced; nothing to do"),
+            Provisioned::Activated => {
+                tracing::info!(partner_id = self.partner_id, subdomain = %self.subdomain, %url, "sub-domain active")
+            }
+            Provisioned::AlreadyActive => {
+                tracing::debug!(partner_id = self.partner_id, "sub-domain already active")
+            }
+            Provisioned::Stale => {
+                tracing::info!(partner_id = self.partner_id, subdomain = %self.subdomain, "sub-domain claim replaced; nothing to do")
+            }
         }
         Ok(())
     }

@@ -88,23 +88,56 @@ fn refusal(e: Error) -> anyhow::Result<(i32, String)> {
         Error::Unauthorized(m) => (401, m),
         Error::Forbidden(m) => (403, m),
         Error::NotFound => (404, "This API does not exist".into()),
-        Error::Invalid { message, fields } => (422, if fields.len() > 1 { fields.values().cloned().collect::<Vec<_>>().join("; ") } else { message }),
+        Error::Invalid { message, fields } => (
+            422,
+            if fields.len() > 1 {
+                fields.values().cloned().collect::<Vec<_>>().join("; ")
+            } else {
+                message
+            },
+        ),
         other => return Err(other.into()),
     })
 }
 
-async fn fail(ctx: &JobContext, batch: &Run, row: &OpenRow, code: i32, error: String) -> anyhow::Result<()> {
-    let end = RowEnd { success: false, status_code: code, transaction_id: None, charged_paise: 0, response: None, error: Some(error) };
+async fn fail(
+    ctx: &JobContext,
+    batch: &Run,
+    row: &OpenRow,
+    code: i32,
+    error: String,
+) -> anyhow::Result<()> {
+    let end = RowEnd {
+        success: false,
+        status_code: code,
+        transaction_id: None,
+        charged_paise: 0,
+        response: None,
+        error: Some(error),
+    };
     batches::end_row(&mut *ctx.pool.acquire().await?, batch.id, row.row_no, &end).await?;
     Ok(())
 }
 
 /// The caller as it is now, and the API call this row makes; `Err` with the refusal.
-async fn checked(ctx: &JobContext, batch: &Run, input: &serde_json::Map<String, serde_json::Value>) -> domain::Result<(Caller, Call)> {
+async fn checked(
+    ctx: &JobContext,
+    batch: &Run,
+    input: &serde_json::Map<String, serde_json::Value>,
+) -> domain::Result<(Caller, Call)> {
     let mut conn = ctx.pool.acquire().await?;
     let caller = match batch.key_id {
         Some(key_id) => gateway::key_caller(&mut conn, key_id, batch.ip.0).await?,
-        None => gateway::session_caller(&mut conn, batch.partner_id, batch.user_id, batch.ip.0, batch.sandbox).await?,
+        None => {
+            gateway::session_caller(
+                &mut conn,
+                batch.partner_id,
+                batch.user_id,
+                batch.ip.0,
+                batch.sandbox,
+            )
+            .await?
+        }
     };
     gateway::admit(&caller)?;
     let call = gateway::authorize(&mut conn, &caller, &batch.service, input).await?;
@@ -122,18 +155,39 @@ async fn run_row(ctx: &JobContext, batch: &Run, row: OpenRow) -> anyhow::Result<
             if row.status != "charged" {
                 return fail(ctx, batch, &row, code, message).await;
             }
-            let transaction_id = row.transaction_id.expect("a charged row has its transaction");
-            return settle(ctx, batch, row.row_no, transaction_id, false, code, None, None, Some(message)).await;
+            let transaction_id = row
+                .transaction_id
+                .expect("a charged row has its transaction");
+            return settle(
+                ctx,
+                batch,
+                row.row_no,
+                transaction_id,
+                false,
+                code,
+                None,
+                None,
+                Some(message),
+            )
+            .await;
         }
     };
 
     let transaction_id = match (row.status.as_str(), row.transaction_id) {
         ("charged", Some(t)) => t,
         _ => {
-            let charge = call::charge_of(&ctx.pool, &caller, &call, Some(batches::charge_key(batch.id, row.row_no))).await?;
+            let charge = call::charge_of(
+                &ctx.pool,
+                &caller,
+                &call,
+                Some(batches::charge_key(batch.id, row.row_no)),
+            )
+            .await?;
             let mut conn = ctx.pool.acquire().await?;
             let mut tx = conn.begin().await?;
-            let outcome = charge::apply_in(&mut tx, &[Item::Charge(charge)]).await?.remove(0);
+            let outcome = charge::apply_in(&mut tx, &[Item::Charge(charge)])
+                .await?
+                .remove(0);
             match outcome {
                 Outcome::Charged { transaction_id, .. } | Outcome::Duplicate { transaction_id } => {
                     batches::mark_charged(&mut tx, batch.id, row.row_no, transaction_id).await?;
@@ -141,25 +195,64 @@ async fn run_row(ctx: &JobContext, batch: &Run, row: OpenRow) -> anyhow::Result<
                     transaction_id
                 }
                 Outcome::Insufficient => {
-                    let end = RowEnd { success: false, status_code: 402, transaction_id: None, charged_paise: 0, response: None, error: Some("Insufficient balance".into()) };
+                    let end = RowEnd {
+                        success: false,
+                        status_code: 402,
+                        transaction_id: None,
+                        charged_paise: 0,
+                        response: None,
+                        error: Some("Insufficient balance".into()),
+                    };
                     batches::end_row(&mut tx, batch.id, row.row_no, &end).await?;
                     tx.commit().await?;
                     return Ok(());
                 }
-                other => anyhow::bail!("charging row {} of batch {}: unexpected {other:?}", row.row_no, batch.id),
+                other => anyhow::bail!(
+                    "charging row {} of batch {}: unexpected {other:?}",
+                    row.row_no,
+                    batch.id
+                ),
             }
         }
     };
 
     let started = Instant::now();
-    let answer = call::answer(&ctx.http, &ctx.config, &caller, &call, &Default::default(), input).await;
+    let answer = call::answer(
+        &ctx.http,
+        &ctx.config,
+        &caller,
+        &call,
+        &Default::default(),
+        input,
+    )
+    .await;
     let (success, status_code) = answer.outcome();
-    let log = CallLog { vid: uuid::Uuid::new_v4().to_string(), vpid: answer.vpid(), ip: Some(batch.ip.0), latency_ms: i32::try_from(started.elapsed().as_millis()).unwrap_or(i32::MAX) };
+    let log = CallLog {
+        vid: uuid::Uuid::new_v4().to_string(),
+        vpid: answer.vpid(),
+        ip: Some(batch.ip.0),
+        latency_ms: i32::try_from(started.elapsed().as_millis()).unwrap_or(i32::MAX),
+    };
     let response = match &answer {
-        call::Upstream::Answered { body, .. } if success => Some(serde_json::from_slice(body).unwrap_or_else(|_| serde_json::Value::String(String::from_utf8_lossy(body).into_owned()))),
+        call::Upstream::Answered { body, .. } if success => {
+            Some(serde_json::from_slice(body).unwrap_or_else(|_| {
+                serde_json::Value::String(String::from_utf8_lossy(body).into_owned())
+            }))
+        }
         _ => None,
     };
-    settle(ctx, batch, row.row_no, transaction_id, success, status_code, Some(log), response, answer.failure()).await
+    settle(
+        ctx,
+        batch,
+        row.row_no,
+        transaction_id,
+        success,
+        status_code,
+        Some(log),
+        response,
+        answer.failure(),
+    )
+    .await
 }
 
 /// Settles the row's transaction (a 2xx keeps the charge, anything else refunds it) and ends the
@@ -179,14 +272,30 @@ async fn settle(
 ) -> anyhow::Result<()> {
     let mut conn = ctx.pool.acquire().await?;
     let mut tx = conn.begin().await?;
-    charge::apply_in(&mut tx, &[Item::Settle(Settle { transaction_id, success, status_code, log })]).await?;
+    charge::apply_in(
+        &mut tx,
+        &[Item::Settle(Settle {
+            transaction_id,
+            success,
+            status_code,
+            log,
+        })],
+    )
+    .await?;
     let (kept, charged_paise) = batches::transaction_kept(&mut tx, transaction_id).await?;
     let error = match (kept, error) {
         (true, _) => None,
         (false, Some(e)) => Some(e),
         (false, None) => Some("The call was interrupted and refunded; you were not charged".into()),
     };
-    let end = RowEnd { success: kept, status_code, transaction_id: Some(transaction_id), charged_paise, response: if kept { response } else { None }, error };
+    let end = RowEnd {
+        success: kept,
+        status_code,
+        transaction_id: Some(transaction_id),
+        charged_paise,
+        response: if kept { response } else { None },
+        error,
+    };
     batches::end_row(&mut tx, batch.id, row_no, &end).await?;
     tx.commit().await?;
     Ok(())

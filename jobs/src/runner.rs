@@ -13,7 +13,10 @@ use apalis::prelude::*;
 use apalis_cron::{CronScheduler, Tick};
 use apalis_postgres::{Config as QueueConfig, PostgresStorage};
 
-use crate::{AggregateIpHits, BulkUpdatePrices, ExportCsv, Job, JobContext, Noop, ProvisionSubdomain, PruneExports, PruneJobs, RunBatch, SendMail, SettlePending, SmtpTest, Task};
+use crate::{
+    AggregateIpHits, BulkUpdatePrices, ExportCsv, Job, JobContext, Noop, ProvisionSubdomain,
+    PruneExports, PruneJobs, RunBatch, SendMail, SettlePending, SmtpTest, Task,
+};
 
 /// Finished jobs are pruned hourly (at minute 17, away from the top-of-hour crowd).
 pub const PRUNE_SCHEDULE: &str = "0 17 * * * *";
@@ -60,7 +63,10 @@ async fn handle<J: Job>(job: J, ctx: Data<JobContext>, id: TaskId) -> Result<(),
 /// Enqueues one run of the periodic job `J` for the period starting at `at`, unless one is
 /// queued for that period already (every worker process ticks). Returns the job id when this
 /// call enqueued it.
-pub async fn enqueue_periodic<J: Job + Default>(ctx: &JobContext, at: chrono::DateTime<chrono::Utc>) -> anyhow::Result<Option<String>> {
+pub async fn enqueue_periodic<J: Job + Default>(
+    ctx: &JobContext,
+    at: chrono::DateTime<chrono::Utc>,
+) -> anyhow::Result<Option<String>> {
     let period = at.to_rfc3339();
     let mut value = serde_json::to_value(J::default())?;
     if let Some(obj) = value.as_object_mut() {
@@ -101,16 +107,19 @@ pub async fn run_pending(ctx: &JobContext) -> anyhow::Result<usize> {
     loop {
         let mut progressed = false;
         for kind in KINDS {
-            let due: Vec<(String, Vec<u8>)> = sqlx::query_as("SELECT id, job FROM apalis.get_jobs($1, $2, 100)")
-                .bind(IN_PROCESS_WORKER)
-                .bind(kind)
-                .fetch_all(&ctx.pool)
-                .await?;
-            for (id, payload) in due {
-                sqlx::query("UPDATE apalis.jobs SET status = 'Running', lock_at = now() WHERE id = $1")
-                    .bind(&id)
-                    .execute(&ctx.pool)
+            let due: Vec<(String, Vec<u8>)> =
+                sqlx::query_as("SELECT id, job FROM apalis.get_jobs($1, $2, 100)")
+                    .bind(IN_PROCESS_WORKER)
+                    .bind(kind)
+                    .fetch_all(&ctx.pool)
                     .await?;
+            for (id, payload) in due {
+                sqlx::query(
+                    "UPDATE apalis.jobs SET status = 'Running', lock_at = now() WHERE id = $1",
+                )
+                .bind(&id)
+                .execute(&ctx.pool)
+                .await?;
                 let outcome = run_kind(kind, &payload, ctx, &id).await;
                 // As apalis acknowledges: the attempt counted, the outcome as `{"Ok": …}` or
                 // `{"Err": "…"}`, and the finish time.
@@ -154,7 +163,8 @@ pub const KINDS: [&str; 11] = [
 
 async fn run_kind(kind: &str, payload: &[u8], ctx: &JobContext, id: &str) -> Result<(), String> {
     async fn decoded<J: Job>(payload: &[u8], ctx: &JobContext, id: &str) -> Result<(), String> {
-        let job: J = serde_json::from_slice(payload).map_err(|e| format!("decoding the {} payload: {e}", J::KIND))?;
+        let job: J = serde_json::from_slice(payload)
+            .map_err(|e| format!("decoding the {} payload: {e}", J::KIND))?;
         execute(job, ctx, id).await
     }
     match kind {
@@ -229,15 +239,31 @@ pub fn monitor(ctx: &JobContext, instance: &str) -> anyhow::Result<Monitor> {
     let m = queue_worker!(m, ctx, instance, PruneExports);
     let m = queue_worker!(m, ctx, instance, RunBatch);
     let m = queue_worker!(m, ctx, instance, Noop);
-    let m = periodic!(m, ctx, instance, AggregateIpHits, &ctx.config.ip_hits_schedule);
+    let m = periodic!(
+        m,
+        ctx,
+        instance,
+        AggregateIpHits,
+        &ctx.config.ip_hits_schedule
+    );
     let m = periodic!(m, ctx, instance, PruneJobs, PRUNE_SCHEDULE);
     let m = periodic!(m, ctx, instance, PruneExports, PRUNE_EXPORTS_SCHEDULE);
-    let m = periodic!(m, ctx, instance, SettlePending, &ctx.config.gateway.settle_schedule);
+    let m = periodic!(
+        m,
+        ctx,
+        instance,
+        SettlePending,
+        &ctx.config.gateway.settle_schedule
+    );
     Ok(m)
 }
 
 /// Runs all workers until `shutdown` resolves, then lets running jobs finish (bounded).
-pub async fn run(ctx: JobContext, instance: &str, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+pub async fn run(
+    ctx: JobContext,
+    instance: &str,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
     monitor(&ctx, instance)?
         .shutdown_timeout(Duration::from_secs(30))
         .run_with_signal(async move {

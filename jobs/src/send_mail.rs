@@ -16,12 +16,28 @@ use crate::{Job, JobContext};
 pub use domain::mail::SendMail;
 
 /// The partner's active SMTP as a mailer, or the platform's.
-async fn mailer_for(ctx: &JobContext, partner_id: Option<i64>) -> anyhow::Result<(Mailer, &'static str)> {
+async fn mailer_for(
+    ctx: &JobContext,
+    partner_id: Option<i64>,
+) -> anyhow::Result<(Mailer, &'static str)> {
     if let Some(pid) = partner_id {
         let mut conn = ctx.pool.acquire().await?;
         let secrets = SecretBox::new(&ctx.config.encryption_key);
-        if let Some(smtp) = partner_smtp::active(&mut conn, &secrets, pid, ctx.config.partner_smtp_allow_private).await? {
-            return Ok((Mailer::Smtp { transport: smtp_transport(&smtp.transport)?, from: smtp.from }, "partner_smtp"));
+        if let Some(smtp) = partner_smtp::active(
+            &mut conn,
+            &secrets,
+            pid,
+            ctx.config.partner_smtp_allow_private,
+        )
+        .await?
+        {
+            return Ok((
+                Mailer::Smtp {
+                    transport: smtp_transport(&smtp.transport)?,
+                    from: smtp.from,
+                },
+                "partner_smtp",
+            ));
         }
     }
     Ok((ctx.mailer.clone(), ctx.mailer.transport_name()))

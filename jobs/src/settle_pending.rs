@@ -28,16 +28,31 @@ impl Job for SettlePending {
     async fn run(self, ctx: &JobContext) -> anyhow::Result<()> {
         let mut refunded = 0usize;
         loop {
-            let ids = charge::stale_pending(&ctx.pool, ctx.config.gateway.settle_after, charge::MAX_BATCH).await?;
+            let ids = charge::stale_pending(
+                &ctx.pool,
+                ctx.config.gateway.settle_after,
+                charge::MAX_BATCH,
+            )
+            .await?;
             if ids.is_empty() {
                 break;
             }
             let items: Vec<Item> = ids
                 .iter()
-                .map(|&transaction_id| Item::Settle(Settle { transaction_id, success: false, status_code: CRASH_STATUS, log: None }))
+                .map(|&transaction_id| {
+                    Item::Settle(Settle {
+                        transaction_id,
+                        success: false,
+                        status_code: CRASH_STATUS,
+                        log: None,
+                    })
+                })
                 .collect();
             let outcomes = charge::commit_batch(&ctx.pool, &items).await?;
-            refunded += outcomes.iter().filter(|o| matches!(o, charge::Outcome::Settled { refunded: true })).count();
+            refunded += outcomes
+                .iter()
+                .filter(|o| matches!(o, charge::Outcome::Settled { refunded: true }))
+                .count();
         }
         if refunded > 0 {
             tracing::warn!(refunded, period = %self.period, "settled pending gateway transactions left by a crash");

@@ -30,14 +30,36 @@ impl Job for SmtpTest {
     async fn run(self, ctx: &JobContext) -> anyhow::Result<()> {
         let mut conn = ctx.pool.acquire().await?;
         let secrets = SecretBox::new(&ctx.config.encryption_key);
-        let Some((smtp, to)) = partner_smtp::for_test(&mut conn, &secrets, self.partner_id, ctx.config.partner_smtp_allow_private).await? else {
+        let Some((smtp, to)) = partner_smtp::for_test(
+            &mut conn,
+            &secrets,
+            self.partner_id,
+            ctx.config.partner_smtp_allow_private,
+        )
+        .await?
+        else {
             anyhow::bail!("no SMTP settings are saved");
         };
         drop(conn);
-        let (user, password) = (smtp.transport.user.clone().unwrap_or_default(), smtp.transport.password.clone().unwrap_or_default());
-        let host = smtp.transport.tls_name.clone().unwrap_or_else(|| smtp.transport.host.clone());
+        let (user, password) = (
+            smtp.transport.user.clone().unwrap_or_default(),
+            smtp.transport.password.clone().unwrap_or_default(),
+        );
+        let host = smtp
+            .transport
+            .tls_name
+            .clone()
+            .unwrap_or_else(|| smtp.transport.host.clone());
         let mail = texts::smtp_test(&to, &host);
-        let sent = async { Mailer::Smtp { transport: smtp_transport(&smtp.transport)?, from: smtp.from }.send(&mail).await }.await;
+        let sent = async {
+            Mailer::Smtp {
+                transport: smtp_transport(&smtp.transport)?,
+                from: smtp.from,
+            }
+            .send(&mail)
+            .await
+        }
+        .await;
         sent.map_err(|e| anyhow::anyhow!("{}", scrub(&format!("{e:#}"), &user, &password)))
     }
 }
@@ -49,7 +71,11 @@ fn scrub(message: &str, user: &str, password: &str) -> String {
     }
     let b64 = base64::engine::general_purpose::STANDARD;
     let mut out = message.to_owned();
-    for secret in [b64.encode(format!("\0{user}\0{password}")), b64.encode(password), password.to_owned()] {
+    for secret in [
+        b64.encode(format!("\0{user}\0{password}")),
+        b64.encode(password),
+        password.to_owned(),
+    ] {
         out = out.replace(&secret, partner_smtp::PASSWORD_MASK);
     }
     out
@@ -61,7 +87,12 @@ mod tests {
     fn the_password_never_reaches_the_error() {
         let msg = "535 auth failed for bob: s3cret, AGJvYgBzM2NyZXQ= and czNjcmV0";
         let out = super::scrub(msg, "bob", "s3cret");
-        assert!(!out.contains("s3cret") && !out.contains("AGJvYgBzM2NyZXQ=") && !out.contains("czNjcmV0"), "{out}");
+        assert!(
+            !out.contains("s3cret")
+                && !out.contains("AGJvYgBzM2NyZXQ=")
+                && !out.contains("czNjcmV0"),
+            "{out}"
+        );
         assert!(out.starts_with("535 auth failed for bob: ********"));
     }
 }

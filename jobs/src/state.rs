@@ -60,7 +60,11 @@ pub async fn find(pool: &PgPool, id: &str) -> Result<Option<JobState>, sqlx::Err
             last_error,
             created_at,
             run_at: r.run_at,
-            finished_at: if status == "done" || status == "failed" { r.done_at } else { None },
+            finished_at: if status == "done" || status == "failed" {
+                r.done_at
+            } else {
+                None
+            },
         }
     }))
 }
@@ -68,18 +72,21 @@ pub async fn find(pool: &PgPool, id: &str) -> Result<Option<JobState>, sqlx::Err
 /// The error of a job's last run, from apalis's `last_result` (`{"Err": …}`); `None` after a
 /// success or before any run.
 pub fn error_text(last_result: Option<&serde_json::Value>) -> Option<String> {
-    last_result.and_then(|v| v.get("Err")).map(|e| match e.as_str() {
-        Some(s) => s.to_owned(),
-        None => e.to_string(),
-    })
+    last_result
+        .and_then(|v| v.get("Err"))
+        .map(|e| match e.as_str() {
+            Some(s) => s.to_owned(),
+            None => e.to_string(),
+        })
 }
 
 /// Whether the running attempt of job `id` is its last: a handler that fails now fails for
 /// good (the attempt is counted when it ends, so `attempts` holds the earlier ones).
 pub async fn is_last_attempt(pool: &PgPool, id: &str) -> Result<bool, sqlx::Error> {
-    let last: Option<bool> = sqlx::query_scalar("SELECT attempts + 1 >= max_attempts FROM apalis.jobs WHERE id = $1")
-        .bind(id)
-        .fetch_optional(pool)
-        .await?;
+    let last: Option<bool> =
+        sqlx::query_scalar("SELECT attempts + 1 >= max_attempts FROM apalis.jobs WHERE id = $1")
+            .bind(id)
+            .fetch_optional(pool)
+            .await?;
     Ok(last.unwrap_or(true))
 }

@@ -22,13 +22,21 @@ pub async fn beat(process: Process, pool: PgPool, every: Duration) {
 
 /// Runs every worker of the queue as `process` (`runner::run`) until `shutdown` resolves,
 /// recorded in `worker_processes` from start to clean stop. The `worker` binary's main loop.
-pub async fn run(ctx: crate::JobContext, process: Process, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+pub async fn run(
+    ctx: crate::JobContext,
+    process: Process,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
     let pool = ctx.pool.clone();
     // Shown on the super admin's Jobs page; the queue itself does not need it.
     if let Err(e) = process.register(&pool).await {
         tracing::warn!(error = %e, "could not record this worker process");
     }
-    let beating = tokio::spawn(beat(process.clone(), pool.clone(), ctx.config.worker_heartbeat));
+    let beating = tokio::spawn(beat(
+        process.clone(),
+        pool.clone(),
+        ctx.config.worker_heartbeat,
+    ));
     let result = crate::runner::run(ctx, &process.id, shutdown).await;
     beating.abort();
     if let Err(e) = process.stopped(&pool).await {

@@ -11,7 +11,8 @@ pub struct TestDb {
 }
 
 fn admin_url() -> String {
-    std::env::var("TEST_DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
+    std::env::var("TEST_DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
 }
 
 fn with_db(url: &str, db: &str) -> String {
@@ -34,25 +35,50 @@ impl TestDb {
     pub async fn new() -> Self {
         let admin = admin_url();
         let template = template_name();
-        let mut conn = PgConnection::connect(&admin).await.expect("connecting to the test Postgres (TEST_DATABASE_URL)");
-        conn.execute("SELECT pg_advisory_lock(727274)").await.unwrap();
-        let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
-            .bind(&template)
-            .fetch_one(&mut conn)
+        let mut conn = PgConnection::connect(&admin)
+            .await
+            .expect("connecting to the test Postgres (TEST_DATABASE_URL)");
+        conn.execute("SELECT pg_advisory_lock(727274)")
             .await
             .unwrap();
+        let exists: bool =
+            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+                .bind(&template)
+                .fetch_one(&mut conn)
+                .await
+                .unwrap();
         if !exists {
             let building = format!("{template}_building");
-            conn.execute(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {building}"))).await.unwrap();
-            conn.execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {building}"))).await.unwrap();
-            let pool = domain::db::connect(&with_db(&admin, &building), 2).await.unwrap();
-            jobs::migrate_all(&pool).await.expect("migrating the test template");
+            conn.execute(sqlx::AssertSqlSafe(format!(
+                "DROP DATABASE IF EXISTS {building}"
+            )))
+            .await
+            .unwrap();
+            conn.execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {building}")))
+                .await
+                .unwrap();
+            let pool = domain::db::connect(&with_db(&admin, &building), 2)
+                .await
+                .unwrap();
+            jobs::migrate_all(&pool)
+                .await
+                .expect("migrating the test template");
             pool.close().await;
-            conn.execute(sqlx::AssertSqlSafe(format!("ALTER DATABASE {building} RENAME TO {template}"))).await.unwrap();
+            conn.execute(sqlx::AssertSqlSafe(format!(
+                "ALTER DATABASE {building} RENAME TO {template}"
+            )))
+            .await
+            .unwrap();
         }
         let name = format!("kyc_test_{}", uuid::Uuid::new_v4().simple());
-        conn.execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name} TEMPLATE {template}"))).await.unwrap();
-        conn.execute("SELECT pg_advisory_unlock(727274)").await.unwrap();
+        conn.execute(sqlx::AssertSqlSafe(format!(
+            "CREATE DATABASE {name} TEMPLATE {template}"
+        )))
+        .await
+        .unwrap();
+        conn.execute("SELECT pg_advisory_unlock(727274)")
+            .await
+            .unwrap();
         let url = with_db(&admin, &name);
         let pool = domain::db::connect(&url, 20).await.unwrap();
         Self { url, name, pool }
@@ -72,11 +98,20 @@ impl Drop for TestDb {
         let pool = self.pool.clone();
         let admin = admin_url();
         let dropper = std::thread::spawn(move || {
-            let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else { return };
+            let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            else {
+                return;
+            };
             rt.block_on(async move {
                 drop(pool);
                 if let Ok(mut conn) = PgConnection::connect(&admin).await {
-                    let _ = conn.execute(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))).await;
+                    let _ = conn
+                        .execute(sqlx::AssertSqlSafe(format!(
+                            "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+                        )))
+                        .await;
                 }
             });
         });

@@ -24,9 +24,16 @@ pub fn scratch_dir(label: &str) -> PathBuf {
 }
 
 fn sweep_scratch(root: &std::path::Path, older_than: Duration) {
-    let Ok(entries) = std::fs::read_dir(root) else { return };
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
     for entry in entries.flatten() {
-        let old = entry.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok()).is_some_and(|age| age > older_than);
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > older_than);
         if old {
             let _ = std::fs::remove_dir_all(entry.path());
         }
@@ -49,10 +56,14 @@ pub fn config(database_url: &str) -> Config {
         session_ttl: Duration::from_secs(3600),
         encryption_key: [42u8; 32],
         link_signing_key: "test-link-signing-key-of-32-characters!".into(),
-        mail: MailConfig::Outbox { dir: root.join("outbox") },
+        mail: MailConfig::Outbox {
+            dir: root.join("outbox"),
+        },
         mail_from: "KYC Platform <no-reply@localhost>".into(),
         contact_email: "sales@provider.test".into(),
-        storage: StorageConfig::Local { dir: root.join("storage") },
+        storage: StorageConfig::Local {
+            dir: root.join("storage"),
+        },
         captcha: CaptchaConfig::Off,
         web_dist: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../web/dist")),
         worker_concurrency: 4,
@@ -79,12 +90,22 @@ pub fn shared(config: Config) -> Arc<Config> {
 
 /// The `.eml` files in an outbox folder, oldest first.
 pub fn outbox(config: &Config) -> Vec<String> {
-    let MailConfig::Outbox { dir } = &config.mail else { return vec![] };
+    let MailConfig::Outbox { dir } = &config.mail else {
+        return vec![];
+    };
     let mut files: Vec<_> = std::fs::read_dir(dir)
-        .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "eml")).collect())
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+                .collect()
+        })
         .unwrap_or_default();
     files.sort();
-    files.iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect()
+    files
+        .iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .collect()
 }
 
 /// Polls `check` every 50 ms until it returns `Some` or `timeout` passes.
@@ -121,5 +142,9 @@ pub fn outbox_mails(config: &Config) -> Vec<OutboxMail> {
 /// Decodes an `.eml` as the Mail page does (`domain::mail::outbox::parse`).
 pub fn parse_mail(raw: &str) -> OutboxMail {
     let m = domain::mail::outbox::parse("", raw);
-    OutboxMail { to: m.to, subject: m.subject, text: m.text }
+    OutboxMail {
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+    }
 }

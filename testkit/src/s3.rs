@@ -38,7 +38,9 @@ impl S3Server {
             b.set_auth(SimpleAuth::from_single(access_key.clone(), secret.clone()));
             b.build()
         };
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("binding the S3 port");
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("binding the S3 port");
         let endpoint = format!("http://{}", listener.local_addr().unwrap());
         let (stop, mut stopped) = oneshot::channel::<()>();
         tokio::spawn(async move {
@@ -48,13 +50,22 @@ impl S3Server {
                     r = listener.accept() => match r { Ok((s, _)) => s, Err(_) => continue },
                     _ = &mut stopped => break,
                 };
-                let conn = http.serve_connection(TokioIo::new(sock), service.clone()).into_owned();
+                let conn = http
+                    .serve_connection(TokioIo::new(sock), service.clone())
+                    .into_owned();
                 tokio::spawn(async move {
                     let _ = conn.await;
                 });
             }
         });
-        Self { endpoint, bucket, access_key, secret, root, _stop: stop }
+        Self {
+            endpoint,
+            bucket,
+            access_key,
+            secret,
+            root,
+            _stop: stop,
+        }
     }
 
     /// The platform's S3 settings for this server.

@@ -61,17 +61,35 @@ impl SmtpServer {
         let mut lines = BufReader::new(r).lines();
         w.write_all(b"220 test-smtp ready\r\n").await?;
         while let Some(line) = lines.next_line().await? {
-            let verb = line.split_whitespace().next().unwrap_or("").to_ascii_uppercase();
+            let verb = line
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_ascii_uppercase();
             match verb.as_str() {
-                "EHLO" => w.write_all(b"250-test-smtp\r\n250-8BITMIME\r\n250-AUTH PLAIN\r\n250 SIZE 10485760\r\n").await?,
+                "EHLO" => {
+                    w.write_all(
+                        b"250-test-smtp\r\n250-8BITMIME\r\n250-AUTH PLAIN\r\n250 SIZE 10485760\r\n",
+                    )
+                    .await?
+                }
                 "AUTH" => {
                     // AUTH PLAIN <base64("\0user\0password")>, as lettre sends it.
                     use base64::Engine;
                     let arg = line.split_whitespace().nth(2).unwrap_or("");
-                    let decoded = base64::engine::general_purpose::STANDARD.decode(arg).unwrap_or_default();
-                    let parts: Vec<String> = decoded.split(|b| *b == 0).map(|p| String::from_utf8_lossy(p).into_owned()).collect();
-                    self.auths.lock().unwrap().push(parts.get(1..).map(|p| p.join(":")).unwrap_or_default());
-                    w.write_all(b"235 2.7.0 Authentication successful\r\n").await?
+                    let decoded = base64::engine::general_purpose::STANDARD
+                        .decode(arg)
+                        .unwrap_or_default();
+                    let parts: Vec<String> = decoded
+                        .split(|b| *b == 0)
+                        .map(|p| String::from_utf8_lossy(p).into_owned())
+                        .collect();
+                    self.auths
+                        .lock()
+                        .unwrap()
+                        .push(parts.get(1..).map(|p| p.join(":")).unwrap_or_default());
+                    w.write_all(b"235 2.7.0 Authentication successful\r\n")
+                        .await?
                 }
                 "HELO" | "MAIL" | "RCPT" | "RSET" | "NOOP" => w.write_all(b"250 OK\r\n").await?,
                 "DATA" => {
@@ -81,7 +99,11 @@ impl SmtpServer {
                         if l == "." {
                             break;
                         }
-                        body.push_str(l.strip_prefix('.').filter(|_| l.starts_with("..")).unwrap_or(&l));
+                        body.push_str(
+                            l.strip_prefix('.')
+                                .filter(|_| l.starts_with(".."))
+                                .unwrap_or(&l),
+                        );
                         body.push_str("\r\n");
                     }
                     if self.stall_next.swap(false, Ordering::SeqCst) {

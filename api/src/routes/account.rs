@@ -6,12 +6,7 @@ use domain::account::{self, ContactDetails};
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::{
-    AppState,
-    auth::PartnerAuth,
-    error::ApiResult,
-    extract::Json,
-};
+use crate::{AppState, auth::PartnerAuth, error::ApiResult, extract::Json};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(contact_get, contact_put))
@@ -30,15 +25,24 @@ pub struct ContactRequest {
 /// The partner's contact details; 404 until saved (the screen shows an empty form).
 #[utoipa::path(get, path = "/partner/contact-details", tag = "account",
     responses((status = 200, body = ContactDetails), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn contact_get(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<ContactDetails>> {
+pub async fn contact_get(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+) -> ApiResult<Json<ContactDetails>> {
     let mut conn = state.pool.acquire().await?;
-    Ok(Json(account::contact_details(&mut conn, auth.partner_id).await?))
+    Ok(Json(
+        account::contact_details(&mut conn, auth.partner_id).await?,
+    ))
 }
 
 /// Saves the contact details: phone number, e-mail and address, all required.
 #[utoipa::path(put, path = "/partner/contact-details", tag = "account", request_body = ContactRequest,
     responses((status = 200, body = ContactDetails), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn contact_put(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<ContactRequest>) -> ApiResult<Json<ContactDetails>> {
+pub async fn contact_put(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Json(req): Json<ContactRequest>,
+) -> ApiResult<Json<ContactDetails>> {
     let c = ContactDetails::parse(&req.phone_number, &req.email, &req.address)?;
     let mut tx = state.pool.begin().await?;
     let saved = account::save_contact_details(&mut tx, auth.partner_id, &c, auth.actor()).await?;

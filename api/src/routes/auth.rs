@@ -15,11 +15,11 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::{
     AppState,
     auth::{Claims, PartnerAuth, Role, SessionAuth, SuperAdminAuth},
-    session::{PartnerSummary, SessionResponse, partner_session},
     error::{ApiError, ApiResult},
     extract::Json,
     ratelimit::{CaptchaLimit, ForgotPasswordLimit, SignInLimit, SignUpLimit},
     reply::{Message, message},
+    session::{PartnerSummary, SessionResponse, partner_session},
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -39,7 +39,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 pub const BAD_CREDENTIALS: &str = "Invalid email or password";
-pub const UNVERIFIED: &str = "Please verify your email address to log in. We have sent a verification link to your email.";
+pub const UNVERIFIED: &str =
+    "Please verify your email address to log in. We have sent a verification link to your email.";
 pub const INACTIVE: &str = "Your account is inactive. Please contact support.";
 pub const RESET_EXPIRED: &str = "Session expired ! Please try again";
 pub const VERIFY_FAILED: &str = "This verification link is invalid or has expired";
@@ -50,14 +51,21 @@ const RESEND_VERIFICATION_AFTER_SECS: f64 = 10.0 * 60.0;
 /// `captcha: {id, answer}` (case does not matter). `mode` says which captcha the server checks.
 #[utoipa::path(get, path = "/auth/captcha", tag = "auth",
     responses((status = 200, body = CaptchaResponse), (status = 429, body = crate::error::ErrorBody)))]
-pub async fn new_captcha(_: CaptchaLimit, State(state): State<AppState>) -> ApiResult<Json<CaptchaResponse>> {
+pub async fn new_captcha(
+    _: CaptchaLimit,
+    State(state): State<AppState>,
+) -> ApiResult<Json<CaptchaResponse>> {
     let c = captcha::issue(&state.pool, &state.config).await?;
     let mode = match state.config.captcha {
         domain::config::CaptchaConfig::Builtin => "builtin",
         domain::config::CaptchaConfig::Recaptcha { .. } => "recaptcha",
         domain::config::CaptchaConfig::Off => "off",
     };
-    Ok(Json(CaptchaResponse { id: c.id.to_string(), image: c.image, mode }))
+    Ok(Json(CaptchaResponse {
+        id: c.id.to_string(),
+        image: c.image,
+        mode,
+    }))
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -97,8 +105,21 @@ pub struct SignupResponse {
 /// Reserves a verification token and enqueues its mail on the caller's transaction; the job
 /// mints the token when it builds the mail, so the queue never holds the link.
 async fn send_verification(conn: &mut sqlx::PgConnection, partner_id: i64) -> ApiResult<()> {
-    let token_id = tokens::reserve(conn, Purpose::VerifyEmail, partner_id, tokens::VERIFY_EMAIL_TTL).await?;
-    jobs::enqueue(conn, &SendMail::of(Mail::VerifyEmail { partner_id, token_id })).await?;
+    let token_id = tokens::reserve(
+        conn,
+        Purpose::VerifyEmail,
+        partner_id,
+        tokens::VERIFY_EMAIL_TTL,
+    )
+    .await?;
+    jobs::enqueue(
+        conn,
+        &SendMail::of(Mail::VerifyEmail {
+            partner_id,
+            token_id,
+        }),
+    )
+    .await?;
     Ok(())
 }
 
@@ -108,18 +129,35 @@ async fn send_verification(conn: &mut sqlx::PgConnection, partner_id: i64) -> Ap
 #[utoipa::path(post, path = "/partner/signup", tag = "auth", request_body = SignupRequest,
     responses((status = 201, body = SignupResponse), (status = 409, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
-pub async fn signup(_: SignUpLimit, State(state): State<AppState>, Json(req): Json<SignupRequest>) -> ApiResult<(StatusCode, Json<SignupResponse>)> {
-    let form = partners::SignupForm::parse(&req.first_name, &req.last_name, &req.email, &req.phone_number, &req.user_name, &req.password)?;
+pub async fn signup(
+    _: SignUpLimit,
+    State(state): State<AppState>,
+    Json(req): Json<SignupRequest>,
+) -> ApiResult<(StatusCode, Json<SignupResponse>)> {
+    let form = partners::SignupForm::parse(
+        &req.first_name,
+        &req.last_name,
+        &req.email,
+        &req.phone_number,
+        &req.user_name,
+        &req.password,
+    )?;
     captcha::verify(&state.pool, &state.config, &req.captcha).await?;
     // Hashed before the transaction: waiting for the hashing pool must not hold locks.
-    let hash = crypto::hash_password_pooled(&form.password).await.map_err(ApiError::internal)?;
+    let hash = crypto::hash_password_pooled(&form.password)
+        .await
+        .map_err(ApiError::internal)?;
     let mut tx = state.pool.begin().await?;
-    let id = partners::create(&mut tx, &form, &hash).await.map_err(|e| match e {
-        Error::Conflict(m) if m == EMAIL_TAKEN => field_conflict("email", m),
-        Error::Conflict(m) if m == USER_NAME_TAKEN => field_conflict("user_name", m),
-        other => other.into(),
-    })?;
-    let c = partners::credentials_by_id(&mut tx, id).await?.ok_or_else(|| ApiError::internal("partner vanished"))?;
+    let id = partners::create(&mut tx, &form, &hash)
+        .await
+        .map_err(|e| match e {
+            Error::Conflict(m) if m == EMAIL_TAKEN => field_conflict("email", m),
+            Error::Conflict(m) if m == USER_NAME_TAKEN => field_conflict("user_name", m),
+            other => other.into(),
+        })?;
+    let c = partners::credentials_by_id(&mut tx, id)
+        .await?
+        .ok_or_else(|| ApiError::internal("partner vanished"))?;
     send_verification(&mut tx, c.id).await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(SignupResponse { partner_id: id })))
@@ -149,7 +187,10 @@ pub struct VerifiedResponse {
 /// 400 for a token that is unknown, expired or used.
 #[utoipa::path(post, path = "/partner/verify-email", tag = "auth", request_body = TokenRequest,
     responses((status = 200, body = VerifiedResponse), (status = 400, body = crate::error::ErrorBody)))]
-pub async fn verify_email(State(state): State<AppState>, Json(req): Json<TokenRequest>) -> ApiResult<Json<VerifiedResponse>> {
+pub async fn verify_email(
+    State(state): State<AppState>,
+    Json(req): Json<TokenRequest>,
+) -> ApiResult<Json<VerifiedResponse>> {
     let mut tx = state.pool.begin().await?;
     let id = tokens::consume(&mut tx, Purpose::VerifyEmail, req.token.trim())
         .await?
@@ -179,7 +220,11 @@ fn required_credentials(req: &LoginRequest) -> ApiResult<()> {
     let mut v = domain::error::Violations::new();
     v.check(!req.email.trim().is_empty(), "email", "Email is required");
     v.check(!req.password.is_empty(), "password", "Password is required");
-    v.check(req.password.chars().count() <= 256, "password", BAD_CREDENTIALS);
+    v.check(
+        req.password.chars().count() <= 256,
+        "password",
+        BAD_CREDENTIALS,
+    );
     Ok(v.into_result()?)
 }
 
@@ -191,7 +236,11 @@ fn required_credentials(req: &LoginRequest) -> ApiResult<()> {
     responses((status = 200, body = SessionResponse), (status = 401, body = crate::error::ErrorBody),
               (status = 403, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody),
               (status = 429, body = crate::error::ErrorBody)))]
-pub async fn login(_: SignInLimit, State(state): State<AppState>, Json(req): Json<LoginRequest>) -> ApiResult<Json<SessionResponse>> {
+pub async fn login(
+    _: SignInLimit,
+    State(state): State<AppState>,
+    Json(req): Json<LoginRequest>,
+) -> ApiResult<Json<SessionResponse>> {
     required_credentials(&req)?;
     captcha::verify(&state.pool, &state.config, &req.captcha).await?;
     let account = sign_in_attempts::account_key("partner", &req.email);
@@ -204,7 +253,12 @@ pub async fn login(_: SignInLimit, State(state): State<AppState>, Json(req): Jso
     };
     // No connection is held while the password waits for the hashing pool: a burst of
     // sign-ins must not take the pool from every other request.
-    if !partners::password_matches(&req.password, found.as_ref().map(|c| c.password_hash.as_str())).await {
+    if !partners::password_matches(
+        &req.password,
+        found.as_ref().map(|c| c.password_hash.as_str()),
+    )
+    .await
+    {
         return Err(ApiError::unauthorized(BAD_CREDENTIALS));
     }
     let mut conn = state.pool.acquire().await?;
@@ -247,15 +301,35 @@ pub async fn forgot_password(
 ) -> ApiResult<(StatusCode, Json<Message>)> {
     let mut v = domain::error::Violations::new();
     v.check(!req.email.trim().is_empty(), "email", "Email is required");
-    v.check(req.email.trim().is_empty() || domain::email_address::is_valid(req.email.trim()), "email", domain::email_address::INVALID);
-    v.check(!req.user_name.trim().is_empty(), "user_name", "Username is required");
-    v.check(req.email.len() <= 254 && req.user_name.len() <= 100, "email", "Email or username is too long");
+    v.check(
+        req.email.trim().is_empty() || domain::email_address::is_valid(req.email.trim()),
+        "email",
+        domain::email_address::INVALID,
+    );
+    v.check(
+        !req.user_name.trim().is_empty(),
+        "user_name",
+        "Username is required",
+    );
+    v.check(
+        req.email.len() <= 254 && req.user_name.len() <= 100,
+        "email",
+        "Email or username is too long",
+    );
     v.into_result()?;
     // The account is looked up by the job, not here: the answer takes as long whether or not
     // one exists, and the mail (with its link) is built only when sent.
-    let reset = Mail::PasswordReset { email: req.email.clone(), user_name: req.user_name.clone() };
+    let reset = Mail::PasswordReset {
+        email: req.email.clone(),
+        user_name: req.user_name.clone(),
+    };
     jobs::enqueue_now(&state.pool, &SendMail::of(reset)).await?;
-    Ok((StatusCode::ACCEPTED, message("If the details match an account, a link to reset the password will be sent to the email address.")))
+    Ok((
+        StatusCode::ACCEPTED,
+        message(
+            "If the details match an account, a link to reset the password will be sent to the email address.",
+        ),
+    ))
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -268,11 +342,21 @@ pub struct ResetTokenInfo {
 /// expired ! Please try again' for a token that is unknown, expired or used.
 #[utoipa::path(post, path = "/partner/reset-password/verify", tag = "auth", request_body = TokenRequest,
     responses((status = 200, body = ResetTokenInfo), (status = 400, body = crate::error::ErrorBody)))]
-pub async fn reset_password_verify(State(state): State<AppState>, Json(req): Json<TokenRequest>) -> ApiResult<Json<ResetTokenInfo>> {
+pub async fn reset_password_verify(
+    State(state): State<AppState>,
+    Json(req): Json<TokenRequest>,
+) -> ApiResult<Json<ResetTokenInfo>> {
     let mut conn = state.pool.acquire().await?;
-    let id = tokens::peek(&mut conn, Purpose::ResetPassword, req.token.trim()).await?.ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
-    let c = partners::credentials_by_id(&mut conn, id).await?.ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
-    Ok(Json(ResetTokenInfo { user_id: c.id, user_name: c.user_name }))
+    let id = tokens::peek(&mut conn, Purpose::ResetPassword, req.token.trim())
+        .await?
+        .ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
+    let c = partners::credentials_by_id(&mut conn, id)
+        .await?
+        .ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
+    Ok(Json(ResetTokenInfo {
+        user_id: c.id,
+        user_name: c.user_name,
+    }))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -290,11 +374,18 @@ pub struct ResetPasswordRequest {
 /// session of the partner.
 #[utoipa::path(post, path = "/partner/reset-password", tag = "auth", request_body = ResetPasswordRequest,
     responses((status = 200, body = Message), (status = 400, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn reset_password(State(state): State<AppState>, Json(req): Json<ResetPasswordRequest>) -> ApiResult<Json<Message>> {
+pub async fn reset_password(
+    State(state): State<AppState>,
+    Json(req): Json<ResetPasswordRequest>,
+) -> ApiResult<Json<Message>> {
     partners::check_new_password(&req.new_password, Some(&req.confirm_new_password))?;
-    let hash = crypto::hash_password_pooled(&req.new_password).await.map_err(ApiError::internal)?;
+    let hash = crypto::hash_password_pooled(&req.new_password)
+        .await
+        .map_err(ApiError::internal)?;
     let mut tx = state.pool.begin().await?;
-    let id = tokens::consume(&mut tx, Purpose::ResetPassword, req.token.trim()).await?.ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
+    let id = tokens::consume(&mut tx, Purpose::ResetPassword, req.token.trim())
+        .await?
+        .ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
     // Whoever else holds a session of this partner is signed out: a reset is how a partner
     // takes the account back.
     partners::set_password(&mut tx, id, &hash, "partner.reset_password", None).await?;
@@ -302,7 +393,9 @@ pub async fn reset_password(State(state): State<AppState>, Json(req): Json<Reset
     partners::mark_email_verified(&mut tx, id).await?;
     tx.commit().await?;
     state.sessions.forget(None);
-    Ok(message("Your password has been reset. Please log in with your new password."))
+    Ok(message(
+        "Your password has been reset. Please log in with your new password.",
+    ))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -321,23 +414,46 @@ pub struct ChangePasswordRequest {
 #[utoipa::path(post, path = "/partner/change-password", tag = "auth", request_body = ChangePasswordRequest,
     security(("bearer" = [])),
     responses((status = 200, body = Message), (status = 401, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn change_password(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<ChangePasswordRequest>) -> ApiResult<Json<Message>> {
+pub async fn change_password(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Json(req): Json<ChangePasswordRequest>,
+) -> ApiResult<Json<Message>> {
     if req.current_password.is_empty() {
-        return Err(ApiError::field("current_password", "Current password is required"));
+        return Err(ApiError::field(
+            "current_password",
+            "Current password is required",
+        ));
     }
     partners::check_new_password(&req.new_password, req.confirm_new_password.as_deref())?;
     let c = {
         let mut conn = state.pool.acquire().await?;
-        partners::credentials_by_id(&mut conn, auth.partner_id).await?.ok_or_else(ApiError::not_found)?
+        partners::credentials_by_id(&mut conn, auth.partner_id)
+            .await?
+            .ok_or_else(ApiError::not_found)?
     };
     // Both hashes outside any transaction (see `crypto::hash_password_pooled`).
-    if req.current_password.chars().count() > 256 || !partners::password_matches(&req.current_password, Some(&c.password_hash)).await {
-        return Err(ApiError::field("current_password", "Current password is incorrect"));
+    if req.current_password.chars().count() > 256
+        || !partners::password_matches(&req.current_password, Some(&c.password_hash)).await
+    {
+        return Err(ApiError::field(
+            "current_password",
+            "Current password is incorrect",
+        ));
     }
-    let hash = crypto::hash_password_pooled(&req.new_password).await.map_err(ApiError::internal)?;
+    let hash = crypto::hash_password_pooled(&req.new_password)
+        .await
+        .map_err(ApiError::internal)?;
     let mut tx = state.pool.begin().await?;
     // Every other session of the partner ends; the caller's own token keeps working.
-    partners::set_password(&mut tx, c.id, &hash, "partner.change_password", Some(auth.claims.sid)).await?;
+    partners::set_password(
+        &mut tx,
+        c.id,
+        &hash,
+        "partner.change_password",
+        Some(auth.claims.sid),
+    )
+    .await?;
     tx.commit().await?;
     state.sessions.forget(None);
     Ok(message("Password changed successfully"))
@@ -353,7 +469,11 @@ pub struct SuperAdminSession {
 #[utoipa::path(post, path = "/superadmin/login", tag = "auth", request_body = LoginRequest,
     responses((status = 200, body = SuperAdminSession), (status = 401, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
-pub async fn superadmin_login(_: SignInLimit, State(state): State<AppState>, Json(req): Json<LoginRequest>) -> ApiResult<Json<SuperAdminSession>> {
+pub async fn superadmin_login(
+    _: SignInLimit,
+    State(state): State<AppState>,
+    Json(req): Json<LoginRequest>,
+) -> ApiResult<Json<SuperAdminSession>> {
     required_credentials(&req)?;
     captcha::verify(&state.pool, &state.config, &req.captcha).await?;
     let account = sign_in_attempts::account_key("superadmin", &req.email);
@@ -364,13 +484,23 @@ pub async fn superadmin_login(_: SignInLimit, State(state): State<AppState>, Jso
         }
     }
     let found = superadmins::credentials_by_email(&state.pool, &req.email).await?;
-    if !partners::password_matches(&req.password, found.as_ref().map(|(_, _, h)| h.as_str())).await {
+    if !partners::password_matches(&req.password, found.as_ref().map(|(_, _, h)| h.as_str())).await
+    {
         return Err(ApiError::unauthorized(BAD_CREDENTIALS));
     }
     let mut conn = state.pool.acquire().await?;
     sign_in_attempts::succeeded(&mut conn, &account).await?;
     let (id, email, _) = found.expect("a password matched");
-    let claims = Claims { sub: id, role: Role::Superadmin, user_name: None, subdomain: None, email: Some(email.clone()), exp: 0, iat: 0, sid: uuid::Uuid::nil() };
+    let claims = Claims {
+        sub: id,
+        role: Role::Superadmin,
+        user_name: None,
+        subdomain: None,
+        email: Some(email.clone()),
+        exp: 0,
+        iat: 0,
+        sid: uuid::Uuid::nil(),
+    };
     let token = state.start_session(&mut conn, claims).await?;
     Ok(Json(SuperAdminSession { token, email }))
 }
@@ -383,9 +513,14 @@ pub struct SuperAdminMe {
 /// The signed-in super admin (the console header shows the e-mail).
 #[utoipa::path(get, path = "/superadmin/me", tag = "auth", security(("bearer" = [])),
     responses((status = 200, body = SuperAdminMe), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn superadmin_me(auth: SuperAdminAuth, State(state): State<AppState>) -> ApiResult<Json<SuperAdminMe>> {
+pub async fn superadmin_me(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+) -> ApiResult<Json<SuperAdminMe>> {
     // A deleted super admin's token stops working here rather than at expiry.
-    let email = superadmins::email_of(&state.pool, auth.admin_id).await?.ok_or_else(|| ApiError::unauthorized("Please sign in"))?;
+    let email = superadmins::email_of(&state.pool, auth.admin_id)
+        .await?
+        .ok_or_else(|| ApiError::unauthorized("Please sign in"))?;
     Ok(Json(SuperAdminMe { email }))
 }
 
@@ -401,7 +536,10 @@ async fn end_session(state: &AppState, auth: &SessionAuth) -> ApiResult<StatusCo
 /// Partner sign-out: the token is refused from then on. An inactive partner may sign out too.
 #[utoipa::path(post, path = "/partner/logout", tag = "auth", security(("bearer" = [])),
     responses((status = 204, description = "signed out"), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn partner_logout(auth: SessionAuth, State(state): State<AppState>) -> ApiResult<StatusCode> {
+pub async fn partner_logout(
+    auth: SessionAuth,
+    State(state): State<AppState>,
+) -> ApiResult<StatusCode> {
     if auth.0.role != Role::Partner {
         return Err(ApiError::forbidden("This needs a partner sign-in"));
     }
@@ -411,7 +549,10 @@ pub async fn partner_logout(auth: SessionAuth, State(state): State<AppState>) ->
 /// Super-admin sign-out: the token is refused from then on.
 #[utoipa::path(post, path = "/superadmin/logout", tag = "auth", security(("bearer" = [])),
     responses((status = 204, description = "signed out"), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn superadmin_logout(auth: SessionAuth, State(state): State<AppState>) -> ApiResult<StatusCode> {
+pub async fn superadmin_logout(
+    auth: SessionAuth,
+    State(state): State<AppState>,
+) -> ApiResult<StatusCode> {
     if auth.0.role != Role::Superadmin {
         return Err(ApiError::forbidden("This needs a super-admin sign-in"));
     }

@@ -15,8 +15,7 @@ use crate::{
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(public_branding))
+    OpenApiRouter::new().routes(routes!(public_branding))
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -43,12 +42,18 @@ pub struct PublicBranding {
 /// every sign-in page log one in the browser's console).
 #[utoipa::path(get, path = "/public/branding", tag = "public", params(BrandingQuery),
     responses((status = 200, body = PublicBranding), (status = 204), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn public_branding(State(state): State<AppState>, headers: HeaderMap, Query(q): Query<BrandingQuery>) -> ApiResult<axum::response::Response> {
+pub async fn public_branding(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(q): Query<BrandingQuery>,
+) -> ApiResult<axum::response::Response> {
     use axum::response::IntoResponse;
     let Some(sub) = requested_subdomain(&state, q.subdomain.as_deref(), &headers) else {
         return Ok(axum::http::StatusCode::NO_CONTENT.into_response());
     };
-    let b = site_branding(&state, &sub).await?.ok_or_else(ApiError::not_found)?;
+    let b = site_branding(&state, &sub)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
     Ok(Json(PublicBranding {
         title: b.title(),
         description: b.description(),

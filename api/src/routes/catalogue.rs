@@ -39,7 +39,14 @@ pub struct ApisQuery {
 
 impl ApisQuery {
     fn split(self, sandbox_only: bool, paging: PageParams) -> (ApiFilter, PageRequest) {
-        (ApiFilter { q: self.q, category: self.category, sandbox_only }, paging.with_default(CATALOGUE_PER_PAGE))
+        (
+            ApiFilter {
+                q: self.q,
+                category: self.category,
+                sandbox_only,
+            },
+            paging.with_default(CATALOGUE_PER_PAGE),
+        )
     }
 }
 
@@ -54,7 +61,12 @@ pub async fn summary(_auth: AnyAuth, State(state): State<AppState>) -> ApiResult
 /// The whole catalogue with every field, 10 per page by default.
 #[utoipa::path(get, path = "/superadmin/apis", tag = "catalogue", params(ApisQuery, PageParams),
     responses((status = 200, body = Page<Api>), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn list(_auth: SuperAdminAuth, State(state): State<AppState>, Query(q): Query<ApisQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Api>>> {
+pub async fn list(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Query(q): Query<ApisQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<Api>>> {
     let (f, page) = q.split(false, paging);
     let mut conn = state.pool.acquire().await?;
     Ok(Json(catalogue::list(&mut conn, &f, page).await?))
@@ -63,7 +75,11 @@ pub async fn list(_auth: SuperAdminAuth, State(state): State<AppState>, Query(q)
 /// One catalogue entry.
 #[utoipa::path(get, path = "/superadmin/apis/{id}", tag = "catalogue", params(("id" = i64, Path)),
     responses((status = 200, body = Api), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn one(_auth: SuperAdminAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<Api>> {
+pub async fn one(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Api>> {
     let mut conn = state.pool.acquire().await?;
     Ok(Json(catalogue::get(&mut conn, id).await?))
 }
@@ -73,7 +89,11 @@ pub async fn one(_auth: SuperAdminAuth, State(state): State<AppState>, Path(id):
 /// {"key":"value"}'). A service or PID already in the catalogue: 409.
 #[utoipa::path(post, path = "/superadmin/apis", tag = "catalogue", request_body = ApiInput,
     responses((status = 201, body = Api), (status = 409, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn create(auth: SuperAdminAuth, State(state): State<AppState>, Json(input): Json<ApiInput>) -> ApiResult<(StatusCode, Json<Api>)> {
+pub async fn create(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Json(input): Json<ApiInput>,
+) -> ApiResult<(StatusCode, Json<Api>)> {
     let mut tx = state.pool.begin().await?;
     let api = catalogue::create(&mut tx, &input, auth.actor()).await?;
     tx.commit().await?;
@@ -85,7 +105,12 @@ pub async fn create(auth: SuperAdminAuth, State(state): State<AppState>, Json(in
 #[utoipa::path(put, path = "/superadmin/apis/{id}", tag = "catalogue", params(("id" = i64, Path)), request_body = ApiInput,
     responses((status = 200, body = Api), (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody)))]
-pub async fn update(auth: SuperAdminAuth, State(state): State<AppState>, Path(id): Path<i64>, Json(input): Json<ApiInput>) -> ApiResult<Json<Api>> {
+pub async fn update(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    Json(input): Json<ApiInput>,
+) -> ApiResult<Json<Api>> {
     let mut tx = state.pool.begin().await?;
     let api = catalogue::update(&mut tx, id, &input, auth.actor()).await?;
     tx.commit().await?;
@@ -96,7 +121,11 @@ pub async fn update(auth: SuperAdminAuth, State(state): State<AppState>, Path(id
 /// service name and PID.
 #[utoipa::path(delete, path = "/superadmin/apis/{id}", tag = "catalogue", params(("id" = i64, Path)),
     responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn remove(auth: SuperAdminAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<StatusCode> {
+pub async fn remove(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> ApiResult<StatusCode> {
     let mut tx = state.pool.begin().await?;
     catalogue::delete(&mut tx, id, auth.actor()).await?;
     tx.commit().await?;
@@ -107,7 +136,12 @@ pub async fn remove(auth: SuperAdminAuth, State(state): State<AppState>, Path(id
 /// their sample response.
 #[utoipa::path(get, path = "/superadmin/test-apis", tag = "catalogue", params(ApisQuery, PageParams),
     responses((status = 200, body = Page<Api>), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn sandbox_list(_auth: SuperAdminAuth, State(state): State<AppState>, Query(q): Query<ApisQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Api>>> {
+pub async fn sandbox_list(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Query(q): Query<ApisQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<Api>>> {
     let (f, page) = q.split(true, paging);
     let mut conn = state.pool.acquire().await?;
     Ok(Json(catalogue::list(&mut conn, &f, page).await?))
@@ -123,11 +157,23 @@ pub struct SandboxRequest {
 /// Puts a catalogue API on the sandbox list (idempotent).
 #[utoipa::path(post, path = "/superadmin/test-apis", tag = "catalogue", request_body = SandboxRequest,
     responses((status = 201, body = Api), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn sandbox_add(auth: SuperAdminAuth, State(state): State<AppState>, Json(req): Json<SandboxRequest>) -> ApiResult<(StatusCode, Json<Api>)> {
+pub async fn sandbox_add(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Json(req): Json<SandboxRequest>,
+) -> ApiResult<(StatusCode, Json<Api>)> {
     let mut tx = state.pool.begin().await?;
-    let id = match (req.api_id, req.service.as_deref().map(str::trim).filter(|s| !s.is_empty())) {
+    let id = match (
+        req.api_id,
+        req.service
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty()),
+    ) {
         (Some(id), _) => id,
-        (None, Some(service)) => catalogue::id_of_service(&mut tx, service).await?.ok_or_else(|| ApiError::field("service", format!("Unknown service: {service}")))?,
+        (None, Some(service)) => catalogue::id_of_service(&mut tx, service)
+            .await?
+            .ok_or_else(|| ApiError::field("service", format!("Unknown service: {service}")))?,
         (None, None) => return Err(ApiError::field("service", "Service Name is required")),
     };
     let api = catalogue::set_sandbox(&mut tx, id, true, auth.actor()).await?;
@@ -138,7 +184,11 @@ pub async fn sandbox_add(auth: SuperAdminAuth, State(state): State<AppState>, Js
 /// Takes an API off the sandbox list (it stays in the catalogue).
 #[utoipa::path(delete, path = "/superadmin/test-apis/{id}", tag = "catalogue", params(("id" = i64, Path, description = "the catalogue id")),
     responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn sandbox_remove(auth: SuperAdminAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<StatusCode> {
+pub async fn sandbox_remove(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> ApiResult<StatusCode> {
     let mut tx = state.pool.begin().await?;
     catalogue::set_sandbox(&mut tx, id, false, auth.actor()).await?;
     tx.commit().await?;

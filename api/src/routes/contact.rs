@@ -7,8 +7,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::{AppState, error::ApiResult, extract::Json};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(contact))
+    OpenApiRouter::new().routes(routes!(contact))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -31,8 +30,13 @@ pub struct Accepted {
 /// Sends the landing page's contact form to the provider's address (a `send_mail` job).
 #[utoipa::path(post, path = "/public/contact", tag = "public", request_body = ContactRequest,
     responses((status = 202, body = Accepted), (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
-pub async fn contact(_: crate::ratelimit::ContactLimit, State(state): State<AppState>, Json(req): Json<ContactRequest>) -> ApiResult<(StatusCode, Json<Accepted>)> {
-    let form = domain::contact::ContactForm::parse(&req.name, &req.email, &req.mobile, &req.message)?;
+pub async fn contact(
+    _: crate::ratelimit::ContactLimit,
+    State(state): State<AppState>,
+    Json(req): Json<ContactRequest>,
+) -> ApiResult<(StatusCode, Json<Accepted>)> {
+    let form =
+        domain::contact::ContactForm::parse(&req.name, &req.email, &req.mobile, &req.message)?;
     let job_id = form.submit(&mut *state.pool.acquire().await?).await?;
     Ok((StatusCode::ACCEPTED, Json(Accepted { job_id })))
 }

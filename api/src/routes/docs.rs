@@ -8,13 +8,19 @@ use crate::AppState;
 // The document describes the API, not itself: these two routes stay out of it.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .route("/openapi.json", get(|| async { Json(crate::openapi::document()) }))
+        .route(
+            "/openapi.json",
+            get(|| async { Json(crate::openapi::document()) }),
+        )
         .route("/docs", get(|| async { Html(DOCS_PAGE) }))
 }
 
 /// The page's one inline script, which the Content-Security-Policy allows by its hash.
 pub fn inline_script() -> &'static str {
-    let start = DOCS_PAGE.find("<script>").expect("the docs page has its script") + "<script>".len();
+    let start = DOCS_PAGE
+        .find("<script>")
+        .expect("the docs page has its script")
+        + "<script>".len();
     let end = DOCS_PAGE.rfind("</script>").expect("closed");
     &DOCS_PAGE[start..end]
 }

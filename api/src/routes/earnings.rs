@@ -31,7 +31,17 @@ pub struct EarningsQuery {
 /// them) and margin, in total, per day and per API. Refunded calls earn nothing.
 #[utoipa::path(get, path = "/partner/earnings", tag = "dashboard", params(EarningsQuery),
     responses((status = 200, body = Earnings), (status = 401, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn get(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<EarningsQuery>) -> ApiResult<Json<Earnings>> {
-    let period = Period::parse(q.from.as_deref(), q.to.as_deref(), chrono::Utc::now().date_naive())?;
-    Ok(Json(earnings::of_partner(&mut *state.pool.acquire().await?, auth.partner_id, period).await?))
+pub async fn get(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Query(q): Query<EarningsQuery>,
+) -> ApiResult<Json<Earnings>> {
+    let period = Period::parse(
+        q.from.as_deref(),
+        q.to.as_deref(),
+        chrono::Utc::now().date_naive(),
+    )?;
+    Ok(Json(
+        earnings::of_partner(&mut *state.pool.acquire().await?, auth.partner_id, period).await?,
+    ))
 }

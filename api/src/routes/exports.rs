@@ -19,7 +19,9 @@ use crate::{
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(request_export, list_exports)).routes(routes!(get_export))
+    OpenApiRouter::new()
+        .routes(routes!(request_export, list_exports))
+        .routes(routes!(get_export))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -76,7 +78,11 @@ fn requester(auth: &ExportAuth) -> Requester {
 }
 
 async fn view(state: &AppState, e: Export) -> ApiResult<ExportView> {
-    let urls = if e.status == "completed" { exports::links(&state.storage, &e.file_keys, state.config.exports.link_ttl).await? } else { Vec::new() };
+    let urls = if e.status == "completed" {
+        exports::links(&state.storage, &e.file_keys, state.config.exports.link_ttl).await?
+    } else {
+        Vec::new()
+    };
     Ok(ExportView {
         id: e.id,
         kind: e.kind,
@@ -98,22 +104,40 @@ async fn view(state: &AppState, e: Export) -> ApiResult<ExportView> {
 /// Whose rows the request names. A partner's come from its session: another partner's user is
 /// 404. The super admin may name a partner, a user (of that partner), or neither. An end user's
 /// are its own, whatever it names.
-async fn scope(conn: &mut domain::PgConnection, auth: &ExportAuth, req: &ExportRequest) -> ApiResult<Scope> {
+async fn scope(
+    conn: &mut domain::PgConnection,
+    auth: &ExportAuth,
+    req: &ExportRequest,
+) -> ApiResult<Scope> {
     match *auth {
-        ExportAuth::User { partner_id, user_id } => {
-            if req.partner_id.is_some_and(|p| p != partner_id) || req.user_id.is_some_and(|u| u != user_id) {
+        ExportAuth::User {
+            partner_id,
+            user_id,
+        } => {
+            if req.partner_id.is_some_and(|p| p != partner_id)
+                || req.user_id.is_some_and(|u| u != user_id)
+            {
                 return Err(ApiError::not_found());
             }
-            Ok(Scope::User { partner_id, user_id })
+            Ok(Scope::User {
+                partner_id,
+                user_id,
+            })
         }
         ExportAuth::Partner(partner_id) => {
             if req.partner_id.is_some_and(|p| p != partner_id) {
-                return Err(ApiError::field("partner_id", "Only the super admin chooses a partner"));
+                return Err(ApiError::field(
+                    "partner_id",
+                    "Only the super admin chooses a partner",
+                ));
             }
             match req.user_id {
                 Some(user_id) => {
                     tenancy::user_of_partner(conn, partner_id, user_id).await?;
-                    Ok(Scope::User { partner_id, user_id })
+                    Ok(Scope::User {
+                        partner_id,
+                        user_id,
+                    })
                 }
                 None => Ok(Scope::Partner(partner_id)),
             }
@@ -124,7 +148,10 @@ async fn scope(conn: &mut domain::PgConnection, auth: &ExportAuth, req: &ExportR
                 if req.partner_id.is_some_and(|p| p != partner_id) {
                     return Err(ApiError::not_found());
                 }
-                Ok(Scope::User { partner_id, user_id })
+                Ok(Scope::User {
+                    partner_id,
+                    user_id,
+                })
             }
             (Some(p), None) => {
                 tenancy::partner_exists(conn, p).await?;
@@ -141,7 +168,11 @@ async fn scope(conn: &mut domain::PgConnection, auth: &ExportAuth, req: &ExportR
 /// From at most today, To at most tomorrow, From not after To (422 otherwise).
 #[utoipa::path(post, path = "/exports", tag = "exports", request_body = ExportRequest,
     responses((status = 202, body = ExportQueued), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn request_export(auth: ExportAuth, State(state): State<AppState>, Json(req): Json<ExportRequest>) -> ApiResult<(StatusCode, Json<ExportQueued>)> {
+pub async fn request_export(
+    auth: ExportAuth,
+    State(state): State<AppState>,
+    Json(req): Json<ExportRequest>,
+) -> ApiResult<(StatusCode, Json<ExportQueued>)> {
     let kind = req.kind.as_deref().map(str::trim).filter(|k| !k.is_empty());
     let kind = match kind {
         None => return Err(ApiError::field("kind", "Choose what to export")),
@@ -149,13 +180,35 @@ pub async fn request_export(auth: ExportAuth, State(state): State<AppState>, Jso
             ApiError::field("kind", "Unknown export kind: api_transactions, product_transactions, api_logs, product_logs or wallet_entries")
         })?,
     };
-    if matches!(auth, ExportAuth::User { .. }) && !matches!(kind, Kind::ApiTransactions | Kind::ApiLogs | Kind::ProductTransactions | Kind::ProductLogs) {
-        return Err(ApiError::field("kind", "An end user exports its transactions and logs"));
+    if matches!(auth, ExportAuth::User { .. })
+        && !matches!(
+            kind,
+            Kind::ApiTransactions | Kind::ApiLogs | Kind::ProductTransactions | Kind::ProductLogs
+        )
+    {
+        return Err(ApiError::field(
+            "kind",
+            "An end user exports its transactions and logs",
+        ));
     }
-    let (from, to) = exports::check_dates(req.from.as_deref(), req.to.as_deref(), exports::today_ist(Utc::now()))?;
+    let (from, to) = exports::check_dates(
+        req.from.as_deref(),
+        req.to.as_deref(),
+        exports::today_ist(Utc::now()),
+    )?;
     let mut tx = state.pool.begin().await?;
     let scope = scope(&mut tx, &auth, &req).await?;
-    let export_id = exports::create(&mut tx, &NewExport { requester: requester(&auth), kind, scope, from, to }).await?;
+    let export_id = exports::create(
+        &mut tx,
+        &NewExport {
+            requester: requester(&auth),
+            kind,
+            scope,
+            from,
+            to,
+        },
+    )
+    .await?;
     let job_id = jobs::enqueue(&mut tx, &jobs::ExportCsv { export_id }).await?;
     exports::set_job(&mut tx, export_id, &job_id).await?;
     if let ExportAuth::Partner(partner_id) = auth {
@@ -163,7 +216,10 @@ pub async fn request_export(auth: ExportAuth, State(state): State<AppState>, Jso
         domain::job_owners::record(&mut tx, &job_id, partner_id).await?;
     }
     tx.commit().await?;
-    Ok((StatusCode::ACCEPTED, Json(ExportQueued { export_id, job_id })))
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(ExportQueued { export_id, job_id }),
+    ))
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -178,22 +234,46 @@ pub struct ExportsQuery {
 /// The caller's own exports, newest first, 50 per page; `kind` and `user_id` narrow them.
 #[utoipa::path(get, path = "/exports", tag = "exports", params(ExportsQuery, PageParams),
     responses((status = 200, body = Page<ExportView>), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn list_exports(auth: ExportAuth, State(state): State<AppState>, Query(q): Query<ExportsQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<ExportView>>> {
+pub async fn list_exports(
+    auth: ExportAuth,
+    State(state): State<AppState>,
+    Query(q): Query<ExportsQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<ExportView>>> {
     let mut conn = state.pool.acquire().await?;
-    let filter = exports::ListFilter { kind: q.kind, user_id: q.user_id };
-    let page = exports::list(&mut conn, requester(&auth), filter, paging.with_default(domain::paging::DEFAULT_PER_PAGE)).await?;
+    let filter = exports::ListFilter {
+        kind: q.kind,
+        user_id: q.user_id,
+    };
+    let page = exports::list(
+        &mut conn,
+        requester(&auth),
+        filter,
+        paging.with_default(domain::paging::DEFAULT_PER_PAGE),
+    )
+    .await?;
     drop(conn);
     let mut items = Vec::with_capacity(page.items.len());
     for e in page.items.iter().cloned() {
         items.push(view(&state, e).await?);
     }
-    Ok(Json(Page { items, page: page.page, per_page: page.per_page, total: page.total, pages: page.pages }))
+    Ok(Json(Page {
+        items,
+        page: page.page,
+        per_page: page.per_page,
+        total: page.total,
+        pages: page.pages,
+    }))
 }
 
 /// One of the caller's exports, with fresh links once completed. Anyone else's: 404.
 #[utoipa::path(get, path = "/exports/{id}", tag = "exports", params(("id" = i64, Path)),
     responses((status = 200, body = ExportView), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn get_export(auth: ExportAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<ExportView>> {
+pub async fn get_export(
+    auth: ExportAuth,
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<ExportView>> {
     let mut conn = state.pool.acquire().await?;
     let e = exports::find(&mut conn, requester(&auth), id).await?;
     drop(conn);

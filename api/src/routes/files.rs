@@ -28,7 +28,12 @@ pub fn router() -> OpenApiRouter<AppState> {
     // path parameter (`{key}`): the handlers' document is taken from `routes!` as usual and
     // only their mount point is written here.
     let (schemas, paths, handlers) = routes!(download, upload);
-    let doc = OpenApiBuilder::new().paths(paths).components(Some(ComponentsBuilder::new().schemas_from_iter(schemas).build())).build();
+    let doc = OpenApiBuilder::new()
+        .paths(paths)
+        .components(Some(
+            ComponentsBuilder::new().schemas_from_iter(schemas).build(),
+        ))
+        .build();
     OpenApiRouter::with_openapi(doc).route("/files/{*key}", handlers)
 }
 
@@ -38,7 +43,8 @@ fn local(state: &AppState) -> ApiResult<&LocalStore> {
 
 // A missing or malformed query is a link we did not issue: 403 like a bad signature, not 400.
 fn link(q: Result<Query<LinkQuery>, QueryRejection>) -> ApiResult<LinkQuery> {
-    q.map(|Query(q)| q).map_err(|_| ApiError::forbidden("This link is not valid"))
+    q.map(|Query(q)| q)
+        .map_err(|_| ApiError::forbidden("This link is not valid"))
 }
 
 /// Downloads a stored file through a signed GET link (ranges supported). 403 when the link
@@ -58,13 +64,26 @@ pub async fn download(
     if !tokio::fs::metadata(&path).await.is_ok_and(|m| m.is_file()) {
         return Err(ApiError::not_found());
     }
-    let mut res = ServeFile::new(path).oneshot(req).await.map_err(ApiError::internal)?.map(Body::new);
+    let mut res = ServeFile::new(path)
+        .oneshot(req)
+        .await
+        .map_err(ApiError::internal)?
+        .map(Body::new);
     let h = res.headers_mut();
     // Our own short list of types, never one guessed from content: an upload named .png that
     // holds HTML must not run as a page on our origin.
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type_for(&key)));
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("private, max-age=3600"));
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(content_type_for(&key)),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, max-age=3600"),
+    );
     // A CSV (an export's part) is saved, under its own name, rather than shown as text. Keys
     // hold only checked characters, so the name needs no escaping.
     if key.ends_with(".csv") {
@@ -94,13 +113,21 @@ pub async fn upload(
 ) -> ApiResult<Response> {
     let store = local(&state)?;
     let grant = store.verify_put(&key, &link(q)?, chrono::Utc::now())?;
-    let sent_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let sent_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
     if essence(sent_type) != essence(&grant.content_type) {
-        return Err(ApiError::forbidden("The Content-Type does not match this link"));
+        return Err(ApiError::forbidden(
+            "The Content-Type does not match this link",
+        ));
     }
     let too_large = || ApiError::from(domain::Error::TooLarge("File size is too large".into()));
     // Refuse early when the client says how much is coming; count anyway, it may not say.
-    let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|n| n > grant.max_size) {
         return Err(too_large());
     }
@@ -124,5 +151,10 @@ pub async fn upload(
 }
 
 fn essence(content_type: &str) -> String {
-    content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase()
+    content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
 }

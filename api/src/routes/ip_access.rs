@@ -37,7 +37,13 @@ pub struct IpEntryRequest {
     pub comments: String,
 }
 
-async fn add(state: &AppState, partner_id: i64, actor: Actor, list: List, req: &IpEntryRequest) -> ApiResult<(StatusCode, Json<IpEntry>)> {
+async fn add(
+    state: &AppState,
+    partner_id: i64,
+    actor: Actor,
+    list: List,
+    req: &IpEntryRequest,
+) -> ApiResult<(StatusCode, Json<IpEntry>)> {
     let input = IpEntryInput::parse(list, req.user_id.as_ref(), &req.ip, &req.comments)?;
     let mut tx = state.pool.begin().await?;
     let e = ip_access::add(&mut tx, partner_id, list, &input, actor).await?;
@@ -45,22 +51,41 @@ async fn add(state: &AppState, partner_id: i64, actor: Actor, list: List, req: &
     Ok((StatusCode::CREATED, Json(e)))
 }
 
-async fn remove(state: &AppState, partner_id: i64, actor: Actor, list: List, id: i64) -> ApiResult<StatusCode> {
+async fn remove(
+    state: &AppState,
+    partner_id: i64,
+    actor: Actor,
+    list: List,
+    id: i64,
+) -> ApiResult<StatusCode> {
     let mut tx = state.pool.begin().await?;
     ip_access::remove(&mut tx, partner_id, list, id, actor).await?;
     tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
-async fn page(state: &AppState, partner_id: i64, list: List, f: &Filter, page: PageRequest) -> ApiResult<Json<Page<IpEntry>>> {
+async fn page(
+    state: &AppState,
+    partner_id: i64,
+    list: List,
+    f: &Filter,
+    page: PageRequest,
+) -> ApiResult<Json<Page<IpEntry>>> {
     let mut conn = state.pool.acquire().await?;
-    Ok(Json(ip_access::list(&mut conn, partner_id, list, f, page).await?))
+    Ok(Json(
+        ip_access::list(&mut conn, partner_id, list, f, page).await?,
+    ))
 }
 
 /// The allow-list, newest first, filtered by user id, IP and date of the last update.
 #[utoipa::path(get, path = "/partner/ip-whitelist", tag = "ip_access", params(IpFilterQuery, PageParams),
     responses((status = 200, body = Page<IpEntry>), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn whitelist(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<IpFilterQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<IpEntry>>> {
+pub async fn whitelist(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Query(q): Query<IpFilterQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<IpEntry>>> {
     let f = q.parse()?;
     let p = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
     page(&state, auth.partner_id, List::Whitelist, &f, p).await
@@ -71,21 +96,35 @@ pub async fn whitelist(auth: PartnerAuth, State(state): State<AppState>, Query(q
 #[utoipa::path(post, path = "/partner/ip-whitelist", tag = "ip_access", request_body = IpEntryRequest,
     responses((status = 201, body = IpEntry), (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody)))]
-pub async fn allow(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<IpEntryRequest>) -> ApiResult<(StatusCode, Json<IpEntry>)> {
+pub async fn allow(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Json(req): Json<IpEntryRequest>,
+) -> ApiResult<(StatusCode, Json<IpEntry>)> {
     add(&state, auth.partner_id, auth.actor(), List::Whitelist, &req).await
 }
 
 /// Removes an allow-list entry.
 #[utoipa::path(delete, path = "/partner/ip-whitelist/{id}", tag = "ip_access", params(("id" = i64, Path)),
     responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn disallow(auth: PartnerAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<StatusCode> {
+pub async fn disallow(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> ApiResult<StatusCode> {
     remove(&state, auth.partner_id, auth.actor(), List::Whitelist, id).await
 }
 
 /// One user's allow-list (User Detail).
 #[utoipa::path(get, path = "/partner/users/{id}/ip-whitelist", tag = "ip_access", params(("id" = i64, Path), IpFilterQuery, PageParams),
     responses((status = 200, body = Page<IpEntry>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn user_whitelist(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<IpFilterQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<IpEntry>>> {
+pub async fn user_whitelist(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(user_id): Path<i64>,
+    Query(q): Query<IpFilterQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<IpEntry>>> {
     let mut f = q.parse()?;
     let p = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
     f.user_id = Some(user_id);
@@ -98,7 +137,12 @@ pub async fn user_whitelist(auth: PartnerAuth, State(state): State<AppState>, Pa
 /// Blocked IPs (the Blocked IPs tab), newest first, with the same filters.
 #[utoipa::path(get, path = "/partner/blocked-ips", tag = "ip_access", params(IpFilterQuery, PageParams),
     responses((status = 200, body = Page<IpEntry>), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn blocked(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<IpFilterQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<IpEntry>>> {
+pub async fn blocked(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Query(q): Query<IpFilterQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<IpEntry>>> {
     let f = q.parse()?;
     let p = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
     page(&state, auth.partner_id, List::Blocked, &f, p).await
@@ -109,13 +153,21 @@ pub async fn blocked(auth: PartnerAuth, State(state): State<AppState>, Query(q):
 #[utoipa::path(post, path = "/partner/blocked-ips", tag = "ip_access", request_body = IpEntryRequest,
     responses((status = 201, body = IpEntry), (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody)))]
-pub async fn block(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<IpEntryRequest>) -> ApiResult<(StatusCode, Json<IpEntry>)> {
+pub async fn block(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Json(req): Json<IpEntryRequest>,
+) -> ApiResult<(StatusCode, Json<IpEntry>)> {
     add(&state, auth.partner_id, auth.actor(), List::Blocked, &req).await
 }
 
 /// Unblocks, by the blocked record's id.
 #[utoipa::path(delete, path = "/partner/blocked-ips/{id}", tag = "ip_access", params(("id" = i64, Path)),
     responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn unblock(auth: PartnerAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<StatusCode> {
+pub async fn unblock(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> ApiResult<StatusCode> {
     remove(&state, auth.partner_id, auth.actor(), List::Blocked, id).await
 }

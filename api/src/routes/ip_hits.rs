@@ -25,21 +25,36 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// the pair is blocked (with `blocked_id` for Unblock).
 #[utoipa::path(get, path = "/partner/ip-hits", tag = "ip_hits", params(IpFilterQuery, PageParams),
     responses((status = 200, body = Page<IpHit>), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn list(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<IpFilterQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<IpHit>>> {
+pub async fn list(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Query(q): Query<IpFilterQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<IpHit>>> {
     let f = q.parse()?;
     let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
     let mut conn = state.pool.acquire().await?;
-    Ok(Json(ip_hits::list(&mut conn, auth.partner_id, &f, page).await?))
+    Ok(Json(
+        ip_hits::list(&mut conn, auth.partner_id, &f, page).await?,
+    ))
 }
 
 /// One user's hits (User Detail); another partner's user: 404.
 #[utoipa::path(get, path = "/partner/users/{id}/ip-hits", tag = "ip_hits", params(("id" = i64, Path), IpFilterQuery, PageParams),
     responses((status = 200, body = Page<IpHit>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn user_list(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<IpFilterQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<IpHit>>> {
+pub async fn user_list(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(user_id): Path<i64>,
+    Query(q): Query<IpFilterQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<IpHit>>> {
     let mut f = q.parse()?;
     let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
     f.user_id = Some(user_id);
     let mut conn = state.pool.acquire().await?;
     domain::tenancy::user_of_partner(&mut conn, auth.partner_id, user_id).await?;
-    Ok(Json(ip_hits::list(&mut conn, auth.partner_id, &f, page).await?))
+    Ok(Json(
+        ip_hits::list(&mut conn, auth.partner_id, &f, page).await?,
+    ))
 }

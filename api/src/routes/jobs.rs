@@ -30,7 +30,11 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// admin sees all.
 #[utoipa::path(get, path = "/jobs/{id}", tag = "jobs", params(("id" = String, Path)),
     responses((status = 200, description = "job state"), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn job_state(auth: AnyAuth, State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<serde_json::Value>> {
+pub async fn job_state(
+    auth: AnyAuth,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<serde_json::Value>> {
     if id.len() > 64 {
         return Err(ApiError::not_found());
     }
@@ -40,7 +44,9 @@ pub async fn job_state(auth: AnyAuth, State(state): State<AppState>, Path(id): P
             return Err(ApiError::not_found());
         }
     }
-    let job = jobs::state::find(&state.pool, &id).await?.ok_or_else(ApiError::not_found)?;
+    let job = jobs::state::find(&state.pool, &id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
     Ok(Json(serde_json::to_value(job).map_err(ApiError::internal)?))
 }
 
@@ -61,7 +67,10 @@ pub struct Operations {
 
 /// The queue per job kind, recent failures and the worker processes.
 #[utoipa::path(get, path = "/superadmin/jobs", tag = "jobs", responses((status = 200, body = Operations), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn operations(_auth: SuperAdminAuth, State(state): State<AppState>) -> ApiResult<Json<Operations>> {
+pub async fn operations(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+) -> ApiResult<Json<Operations>> {
     let heartbeat = state.config.worker_heartbeat;
     Ok(Json(Operations {
         kinds: overview::kinds(&state.pool, &jobs::runner::KINDS).await?,
@@ -74,7 +83,9 @@ pub async fn operations(_auth: SuperAdminAuth, State(state): State<AppState>) ->
 fn answered(outcome: Outcome, done: StatusCode) -> ApiResult<StatusCode> {
     match outcome {
         Outcome::Done => Ok(done),
-        Outcome::NotFailed => Err(ApiError::conflict("Only a failed job can be retried or discarded")),
+        Outcome::NotFailed => Err(ApiError::conflict(
+            "Only a failed job can be retried or discarded",
+        )),
         Outcome::NotFound => Err(ApiError::not_found()),
     }
 }
@@ -82,19 +93,33 @@ fn answered(outcome: Outcome, done: StatusCode) -> ApiResult<StatusCode> {
 /// A failed job (retrying, or out of attempts) back to the queue to run now.
 #[utoipa::path(post, path = "/superadmin/jobs/{id}/retry", tag = "jobs", params(("id" = String, Path)),
     responses((status = 202, description = "queued"), (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
-pub async fn retry(auth: SuperAdminAuth, State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<StatusCode> {
+pub async fn retry(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
     if id.len() > 64 {
         return Err(ApiError::not_found());
     }
-    answered(overview::retry(&state.pool, &id, Actor::superadmin(auth.admin_id)).await?, StatusCode::ACCEPTED)
+    answered(
+        overview::retry(&state.pool, &id, Actor::superadmin(auth.admin_id)).await?,
+        StatusCode::ACCEPTED,
+    )
 }
 
 /// A failed job stopped for good: it is not retried again and is pruned like a finished job.
 #[utoipa::path(post, path = "/superadmin/jobs/{id}/discard", tag = "jobs", params(("id" = String, Path)),
     responses((status = 204, description = "discarded"), (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
-pub async fn discard(auth: SuperAdminAuth, State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<StatusCode> {
+pub async fn discard(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
     if id.len() > 64 {
         return Err(ApiError::not_found());
     }
-    answered(overview::discard(&state.pool, &id, Actor::superadmin(auth.admin_id)).await?, StatusCode::NO_CONTENT)
+    answered(
+        overview::discard(&state.pool, &id, Actor::superadmin(auth.admin_id)).await?,
+        StatusCode::NO_CONTENT,
+    )
 }

@@ -32,48 +32,122 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// per page, with the filter panel (User ID, Email, PID, Services, Date).
 #[utoipa::path(get, path = "/partner/api-logs", tag = "logs", params(PartnerListQuery, PageParams),
     responses((status = 200, body = Page<ApiLog>), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn partner_api_logs(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<PartnerListQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<ApiLog>>> {
+pub async fn partner_api_logs(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Query(q): Query<PartnerListQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<ApiLog>>> {
     let f = q.parse()?;
     let mut conn = state.pool.acquire().await?;
-    Ok(Json(logs::partner_api_logs(&mut conn, auth.partner_id, &f, paging.with_default(DEFAULT_PER_PAGE)).await?))
+    Ok(Json(
+        logs::partner_api_logs(
+            &mut conn,
+            auth.partner_id,
+            &f,
+            paging.with_default(DEFAULT_PER_PAGE),
+        )
+        .await?,
+    ))
 }
 
 /// Every user's product events of the signed-in partner, newest first, 50 per page; Services
 /// matches the description (product events have no PID).
 #[utoipa::path(get, path = "/partner/product-logs", tag = "logs", params(PartnerListQuery, PageParams),
     responses((status = 200, body = Page<ProductLog>), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn partner_product_logs(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<PartnerListQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<ProductLog>>> {
+pub async fn partner_product_logs(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Query(q): Query<PartnerListQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<ProductLog>>> {
     let f = q.parse()?;
     let mut conn = state.pool.acquire().await?;
-    Ok(Json(logs::partner_product_logs(&mut conn, auth.partner_id, &f, paging.with_default(DEFAULT_PER_PAGE)).await?))
+    Ok(Json(
+        logs::partner_product_logs(
+            &mut conn,
+            auth.partner_id,
+            &f,
+            paging.with_default(DEFAULT_PER_PAGE),
+        )
+        .await?,
+    ))
 }
 
-async fn api_list(state: &AppState, partner_id: i64, user_id: i64, q: TransactionsQuery, paging: PageParams) -> ApiResult<Json<Page<ApiLog>>> {
+async fn api_list(
+    state: &AppState,
+    partner_id: i64,
+    user_id: i64,
+    q: TransactionsQuery,
+    paging: PageParams,
+) -> ApiResult<Json<Page<ApiLog>>> {
     let mut conn = state.pool.acquire().await?;
     tenancy::user_of_partner(&mut conn, partner_id, user_id).await?;
     let page = paging.with_default(DEFAULT_PER_PAGE);
-    Ok(Json(logs::api_logs(&mut conn, partner_id, user_id, &Filter { from: q.from, to: q.to }, page).await?))
+    Ok(Json(
+        logs::api_logs(
+            &mut conn,
+            partner_id,
+            user_id,
+            &Filter {
+                from: q.from,
+                to: q.to,
+            },
+            page,
+        )
+        .await?,
+    ))
 }
 
-async fn product_list(state: &AppState, partner_id: i64, user_id: i64, q: TransactionsQuery, paging: PageParams) -> ApiResult<Json<Page<ProductLog>>> {
+async fn product_list(
+    state: &AppState,
+    partner_id: i64,
+    user_id: i64,
+    q: TransactionsQuery,
+    paging: PageParams,
+) -> ApiResult<Json<Page<ProductLog>>> {
     let mut conn = state.pool.acquire().await?;
     tenancy::user_of_partner(&mut conn, partner_id, user_id).await?;
     let page = paging.with_default(DEFAULT_PER_PAGE);
-    Ok(Json(logs::product_logs(&mut conn, partner_id, user_id, &Filter { from: q.from, to: q.to }, page).await?))
+    Ok(Json(
+        logs::product_logs(
+            &mut conn,
+            partner_id,
+            user_id,
+            &Filter {
+                from: q.from,
+                to: q.to,
+            },
+            page,
+        )
+        .await?,
+    ))
 }
 
 /// One user's API calls with their status codes, newest first, 50 per page. Another partner's
 /// user: 404.
 #[utoipa::path(get, path = "/partner/users/{id}/api-logs", tag = "logs", params(("id" = i64, Path), TransactionsQuery, PageParams),
     responses((status = 200, body = Page<ApiLog>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn api_logs(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<TransactionsQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<ApiLog>>> {
+pub async fn api_logs(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(user_id): Path<i64>,
+    Query(q): Query<TransactionsQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<ApiLog>>> {
     api_list(&state, auth.partner_id, user_id, q, paging).await
 }
 
 /// One user's product events, newest first, 50 per page. Another partner's user: 404.
 #[utoipa::path(get, path = "/partner/users/{id}/product-logs", tag = "logs", params(("id" = i64, Path), TransactionsQuery, PageParams),
     responses((status = 200, body = Page<ProductLog>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn product_logs(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<TransactionsQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<ProductLog>>> {
+pub async fn product_logs(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(user_id): Path<i64>,
+    Query(q): Query<TransactionsQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<ProductLog>>> {
     product_list(&state, auth.partner_id, user_id, q, paging).await
 }
 
@@ -85,7 +159,8 @@ pub async fn client_user_api_logs(
     _auth: SuperAdminAuth,
     State(state): State<AppState>,
     Path((partner_id, user_id)): Path<(i64, i64)>,
-    Query(q): Query<TransactionsQuery>, Query(paging): Query<PageParams>,
+    Query(q): Query<TransactionsQuery>,
+    Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<ApiLog>>> {
     api_list(&state, partner_id, user_id, q, paging).await
 }
@@ -98,7 +173,8 @@ pub async fn client_user_product_logs(
     _auth: SuperAdminAuth,
     State(state): State<AppState>,
     Path((partner_id, user_id)): Path<(i64, i64)>,
-    Query(q): Query<TransactionsQuery>, Query(paging): Query<PageParams>,
+    Query(q): Query<TransactionsQuery>,
+    Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<ProductLog>>> {
     product_list(&state, partner_id, user_id, q, paging).await
 }
@@ -140,12 +216,22 @@ pub async fn client_api_logs(
     Query(q): Query<ClientLogsQuery>,
     Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<ApiLog>>> {
-    let user_id = match q.user_id.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+    let user_id = match q
+        .user_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
         None => None,
-        Some(s) => Some(s.parse::<i64>().map_err(|_| crate::error::ApiError::field("user_id", "User ID contains only numeric values."))?),
+        Some(s) => Some(s.parse::<i64>().map_err(|_| {
+            crate::error::ApiError::field("user_id", "User ID contains only numeric values.")
+        })?),
     };
     let f = logs::ClientLogFilter {
-        dates: Filter { from: q.from, to: q.to },
+        dates: Filter {
+            from: q.from,
+            to: q.to,
+        },
         user_id,
         pid: id_filter("pid", q.pid)?,
         vid: id_filter("vid", q.vid)?,
@@ -154,5 +240,13 @@ pub async fn client_api_logs(
     };
     let mut conn = state.pool.acquire().await?;
     domain::clients::get(&mut conn, partner_id).await?;
-    Ok(Json(logs::client_api_logs(&mut conn, partner_id, &f, paging.with_default(DEFAULT_PER_PAGE)).await?))
+    Ok(Json(
+        logs::client_api_logs(
+            &mut conn,
+            partner_id,
+            &f,
+            paging.with_default(DEFAULT_PER_PAGE),
+        )
+        .await?,
+    ))
 }

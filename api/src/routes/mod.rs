@@ -22,8 +22,8 @@ pub mod onboarding;
 pub mod payment_settings;
 pub mod plan_cards;
 pub mod plans;
-pub mod portal;
 pub mod policies;
+pub mod portal;
 pub mod pricing;
 pub mod settings;
 pub mod signup_customization;
@@ -44,7 +44,11 @@ use crate::{AppState, error::ApiError};
 /// declared once, with `routes!` on its `#[utoipa::path]` handler, so the router and the OpenAPI
 /// document cannot drift (`openapi::document` is built from this).
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().merge(health::router()).merge(metrics::router()).merge(files::router()).nest("/api", api_router())
+    OpenApiRouter::new()
+        .merge(health::router())
+        .merge(metrics::router())
+        .merge(files::router())
+        .nest("/api", api_router())
 }
 
 /// Everything under `/api`.
@@ -95,7 +99,14 @@ mod tests {
     use std::path::PathBuf;
 
     /// Modules mounted outside `/api/v1`, which may use axum's routing directly.
-    const OUTSIDE_V1: [&str; 6] = ["mod.rs", "docs.rs", "files.rs", "health.rs", "metrics.rs", "web.rs"];
+    const OUTSIDE_V1: [&str; 6] = [
+        "mod.rs",
+        "docs.rs",
+        "files.rs",
+        "health.rs",
+        "metrics.rs",
+        "web.rs",
+    ];
 
     fn route_modules() -> Vec<(String, String)> {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/routes");
@@ -105,13 +116,24 @@ mod tests {
             if path.is_dir() {
                 for inner in std::fs::read_dir(&path).unwrap() {
                     let p = inner.unwrap().path();
-                    out.push((p.strip_prefix(&dir).unwrap().display().to_string(), std::fs::read_to_string(&p).unwrap()));
+                    out.push((
+                        p.strip_prefix(&dir).unwrap().display().to_string(),
+                        std::fs::read_to_string(&p).unwrap(),
+                    ));
                 }
             } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push((path.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&path).unwrap()));
+                out.push((
+                    path.file_name().unwrap().to_string_lossy().into_owned(),
+                    std::fs::read_to_string(&path).unwrap(),
+                ));
             }
         }
-        assert!(out.len() > 10, "found only {} route modules in {}", out.len(), dir.display());
+        assert!(
+            out.len() > 10,
+            "found only {} route modules in {}",
+            out.len(),
+            dir.display()
+        );
         out
     }
 
@@ -122,14 +144,32 @@ mod tests {
 
     #[test]
     fn every_v1_route_is_declared_with_routes_so_the_document_lists_it() {
-        let undocumented = [".route(", ".route_service(", ".nest_service(", "Router::new", "axum::routing", "MethodRouter", "OpenApiRouter::from", "with_openapi("];
-        for (name, text) in route_modules().iter().filter(|(n, _)| !OUTSIDE_V1.contains(&n.as_str())) {
+        let undocumented = [
+            ".route(",
+            ".route_service(",
+            ".nest_service(",
+            "Router::new",
+            "axum::routing",
+            "MethodRouter",
+            "OpenApiRouter::from",
+            "with_openapi(",
+        ];
+        for (name, text) in route_modules()
+            .iter()
+            .filter(|(n, _)| !OUTSIDE_V1.contains(&n.as_str()))
+        {
             let plain_axum = code(text).replace("OpenApiRouter::new", "");
             for pattern in undocumented {
-                assert!(!plain_axum.contains(pattern), "routes/{name} uses `{pattern}`: declare its routes with `.routes(routes!(handler))`");
+                assert!(
+                    !plain_axum.contains(pattern),
+                    "routes/{name} uses `{pattern}`: declare its routes with `.routes(routes!(handler))`"
+                );
             }
             if !name.contains('/') {
-                assert!(code(text).contains("routes!("), "routes/{name} declares no route with `routes!`");
+                assert!(
+                    code(text).contains("routes!("),
+                    "routes/{name} declares no route with `routes!`"
+                );
             }
         }
     }
@@ -150,10 +190,22 @@ mod tests {
             .unwrap()
             .iter()
             .filter(|(path, _)| path.starts_with("/api/v1/"))
-            .map(|(_, item)| item.as_object().unwrap().keys().filter(|k| ["get", "put", "post", "delete", "patch"].contains(&k.as_str())).count())
+            .map(|(_, item)| {
+                item.as_object()
+                    .unwrap()
+                    .keys()
+                    .filter(|k| ["get", "put", "post", "delete", "patch"].contains(&k.as_str()))
+                    .count()
+            })
             .sum();
-        assert_eq!(annotated, documented, "v1 handlers with #[utoipa::path] vs operations under /api/v1 in the document");
-        assert!(documented > 60, "only {documented} operations under /api/v1");
+        assert_eq!(
+            annotated, documented,
+            "v1 handlers with #[utoipa::path] vs operations under /api/v1 in the document"
+        );
+        assert!(
+            documented > 60,
+            "only {documented} operations under /api/v1"
+        );
     }
 
     #[test]
@@ -163,17 +215,29 @@ mod tests {
                 continue;
             }
             for pattern in ["routes::", "super::"] {
-                assert!(!code(&text).contains(pattern), "routes/{name} imports a sibling (`{pattern}`): move what is shared into an api module of its own");
+                assert!(
+                    !code(&text).contains(pattern),
+                    "routes/{name} imports a sibling (`{pattern}`): move what is shared into an api module of its own"
+                );
             }
         }
     }
 
     #[test]
     fn every_v1_module_is_mounted() {
-        let mounted = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/routes/mod.rs")).unwrap();
-        for (name, _) in route_modules().iter().filter(|(n, _)| !OUTSIDE_V1.contains(&n.as_str()) && !n.contains('/')) {
+        let mounted = std::fs::read_to_string(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/routes/mod.rs"),
+        )
+        .unwrap();
+        for (name, _) in route_modules()
+            .iter()
+            .filter(|(n, _)| !OUTSIDE_V1.contains(&n.as_str()) && !n.contains('/'))
+        {
             let module = name.trim_end_matches(".rs");
-            assert!(mounted.contains(&format!(".merge({module}::router())")), "routes/{name} is not merged into /api/v1");
+            assert!(
+                mounted.contains(&format!(".merge({module}::router())")),
+                "routes/{name} is not merged into /api/v1"
+            );
         }
     }
 }

@@ -77,7 +77,10 @@ pub async fn me(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<J
         title: p.title_or_default(),
         description: p.description_or_default(),
         theme: p.theme(),
-        user_dashboard_url: p.subdomain.as_deref().map(|s| state.config.partner_site_url(s)),
+        user_dashboard_url: p
+            .subdomain
+            .as_deref()
+            .map(|s| state.config.partner_site_url(s)),
         first_name: p.first_name,
         last_name: p.last_name,
         email: p.email,
@@ -104,7 +107,11 @@ pub struct Status {
 async fn status_of(state: &AppState, partner_id: i64) -> ApiResult<Status> {
     let p = onboarding::profile(&mut *state.pool.acquire().await?, partner_id).await?;
     let progress = p.progress();
-    Ok(Status { progress, onboarding_step: progress.step(), subdomain_status: p.subdomain_status })
+    Ok(Status {
+        progress,
+        onboarding_step: progress.step(),
+        subdomain_status: p.subdomain_status,
+    })
 }
 
 /// Which wizard steps are done, and the step to show next (2 plan … 5 SMTP, 6 done).
@@ -128,7 +135,11 @@ pub struct PlanRequest {
 /// puts the partner on that plan's price slab.
 #[utoipa::path(post, path = "/partner/plan", tag = "onboarding", request_body = PlanRequest,
     responses((status = 200, body = Status), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn choose_plan(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<PlanRequest>) -> ApiResult<Json<Status>> {
+pub async fn choose_plan(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Json(req): Json<PlanRequest>,
+) -> ApiResult<Json<Status>> {
     let (plan, billing) = onboarding::parse_plan_choice(&req.plan, &req.billing)?;
     let mut tx = state.pool.begin().await?;
     onboarding::choose_plan(&mut tx, auth.partner_id, plan, billing).await?;
@@ -148,12 +159,26 @@ pub struct SubdomainAvailability {
 /// and free (or already this partner's).
 #[utoipa::path(get, path = "/subdomains/{name}", tag = "onboarding", params(("name" = String, Path)),
     responses((status = 200, body = SubdomainAvailability), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn subdomain_availability(auth: PartnerAuth, State(state): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<SubdomainAvailability>> {
-    let a = subdomains::availability(&mut *state.pool.acquire().await?, auth.partner_id, &name).await?;
+pub async fn subdomain_availability(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> ApiResult<Json<SubdomainAvailability>> {
+    let a =
+        subdomains::availability(&mut *state.pool.acquire().await?, auth.partner_id, &name).await?;
     Ok(Json(match a {
-        Availability::Available => SubdomainAvailability { available: true, message: subdomains::AVAILABLE.into() },
-        Availability::Unavailable => SubdomainAvailability { available: false, message: subdomains::NOT_AVAILABLE.into() },
-        Availability::Invalid(m) => SubdomainAvailability { available: false, message: m },
+        Availability::Available => SubdomainAvailability {
+            available: true,
+            message: subdomains::AVAILABLE.into(),
+        },
+        Availability::Unavailable => SubdomainAvailability {
+            available: false,
+            message: subdomains::NOT_AVAILABLE.into(),
+        },
+        Availability::Invalid(m) => SubdomainAvailability {
+            available: false,
+            message: m,
+        },
     }))
 }
 
@@ -178,23 +203,44 @@ pub struct SubdomainClaimed {
 /// `/api/v1/jobs/{job_id}` or `/partner/status`. A change of name re-provisions. 409 when taken.
 #[utoipa::path(put, path = "/partner/subdomain", tag = "onboarding", request_body = SubdomainRequest,
     responses((status = 202, body = SubdomainClaimed), (status = 409, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn claim_subdomain(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<SubdomainRequest>) -> ApiResult<(StatusCode, Json<SubdomainClaimed>)> {
+pub async fn claim_subdomain(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Json(req): Json<SubdomainRequest>,
+) -> ApiResult<(StatusCode, Json<SubdomainClaimed>)> {
     let name = subdomains::parse(&req.subdomain)?;
     let mut tx = state.pool.begin().await?;
-    subdomains::claim(&mut tx, auth.partner_id, &name).await.map_err(|e| match e {
-        domain::Error::Conflict(m) => {
-            let mut err = ApiError::conflict(m.clone());
-            err.fields.insert("subdomain".into(), m);
-            err
-        }
-        other => other.into(),
-    })?;
-    let job_id = jobs::enqueue(&mut tx, &jobs::ProvisionSubdomain { partner_id: auth.partner_id, subdomain: name.clone() }).await?;
+    subdomains::claim(&mut tx, auth.partner_id, &name)
+        .await
+        .map_err(|e| match e {
+            domain::Error::Conflict(m) => {
+                let mut err = ApiError::conflict(m.clone());
+                err.fields.insert("subdomain".into(), m);
+                err
+            }
+            other => other.into(),
+        })?;
+    let job_id = jobs::enqueue(
+        &mut tx,
+        &jobs::ProvisionSubdomain {
+            partner_id: auth.partner_id,
+            subdomain: name.clone(),
+        },
+    )
+    .await?;
     domain::job_owners::record(&mut tx, &job_id, auth.partner_id).await?;
     let session = partner_session(&state, &mut tx, auth.partner_id).await?;
     tx.commit().await?;
     let url = state.config.partner_site_url(&name);
-    Ok((StatusCode::ACCEPTED, Json(SubdomainClaimed { job_id, subdomain: name, url, token: session.token })))
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(SubdomainClaimed {
+            job_id,
+            subdomain: name,
+            url,
+            token: session.token,
+        }),
+    ))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -217,11 +263,29 @@ pub struct BrandingRequest {
 /// files must be this partner's own uploads, already stored.
 #[utoipa::path(put, path = "/partner/branding", tag = "onboarding", request_body = BrandingRequest,
     responses((status = 200, body = Status), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn save_branding(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<BrandingRequest>) -> ApiResult<Json<Status>> {
-    let empty = Theme { primary: String::new(), secondary: String::new(), tertiary: String::new() };
-    let form = BrandingForm::parse(auth.partner_id, &req.title, &req.description, &req.logo_key, &req.favicon_key, req.theme.as_ref().unwrap_or(&empty))?;
+pub async fn save_branding(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Json(req): Json<BrandingRequest>,
+) -> ApiResult<Json<Status>> {
+    let empty = Theme {
+        primary: String::new(),
+        secondary: String::new(),
+        tertiary: String::new(),
+    };
+    let form = BrandingForm::parse(
+        auth.partner_id,
+        &req.title,
+        &req.description,
+        &req.logo_key,
+        &req.favicon_key,
+        req.theme.as_ref().unwrap_or(&empty),
+    )?;
     // The stored bytes, not the declared type, decide: a page or a script is removed here.
-    for (field, key, purpose) in [("logo_key", &form.logo_key, UploadPurpose::Logo), ("favicon_key", &form.favicon_key, UploadPurpose::Favicon)] {
+    for (field, key, purpose) in [
+        ("logo_key", &form.logo_key, UploadPurpose::Logo),
+        ("favicon_key", &form.favicon_key, UploadPurpose::Favicon),
+    ] {
         state.storage.verify_upload(key, purpose, field).await?;
     }
     let mut tx = state.pool.begin().await?;
@@ -234,8 +298,13 @@ pub async fn save_branding(auth: PartnerAuth, State(state): State<AppState>, Jso
 /// with the form's defaults when none are saved.
 #[utoipa::path(get, path = "/partner/smtp", tag = "onboarding",
     responses((status = 200, body = SmtpView), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn get_smtp(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<SmtpView>> {
-    Ok(Json(partner_smtp::view(&mut *state.pool.acquire().await?, auth.partner_id).await?))
+pub async fn get_smtp(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+) -> ApiResult<Json<SmtpView>> {
+    Ok(Json(
+        partner_smtp::view(&mut *state.pool.acquire().await?, auth.partner_id).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -263,10 +332,28 @@ pub struct SmtpRequest {
 /// marks the step done. Mail to the partner's end users then goes through this server.
 #[utoipa::path(put, path = "/partner/smtp", tag = "onboarding", request_body = SmtpRequest,
     responses((status = 200, body = SmtpView), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn save_smtp(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<SmtpRequest>) -> ApiResult<Json<SmtpView>> {
-    let form = SmtpForm::parse(&req.host, req.port, &req.user, &req.password, &req.from, &req.company_name, req.secure, req.active)?;
+pub async fn save_smtp(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Json(req): Json<SmtpRequest>,
+) -> ApiResult<Json<SmtpView>> {
+    let form = SmtpForm::parse(
+        &req.host,
+        req.port,
+        &req.user,
+        &req.password,
+        &req.from,
+        &req.company_name,
+        req.secure,
+        req.active,
+    )?;
     // DNS before the transaction: a slow answer must not hold a connection open.
-    partner_smtp::check_host(&form.host, form.port, state.config.partner_smtp_allow_private).await?;
+    partner_smtp::check_host(
+        &form.host,
+        form.port,
+        state.config.partner_smtp_allow_private,
+    )
+    .await?;
     let secrets = SecretBox::new(&state.config.encryption_key);
     let mut tx = state.pool.begin().await?;
     let view = partner_smtp::save(&mut tx, &secrets, auth.partner_id, &form).await?;
@@ -284,12 +371,24 @@ pub struct SmtpTestQueued {
 /// in `last_error` (never the password). 422 when no settings are saved.
 #[utoipa::path(post, path = "/partner/smtp/test", tag = "onboarding",
     responses((status = 202, body = SmtpTestQueued), (status = 401, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn test_smtp(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<(StatusCode, Json<SmtpTestQueued>)> {
+pub async fn test_smtp(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+) -> ApiResult<(StatusCode, Json<SmtpTestQueued>)> {
     let mut tx = state.pool.begin().await?;
-    if !partner_smtp::view(&mut tx, auth.partner_id).await?.configured {
+    if !partner_smtp::view(&mut tx, auth.partner_id)
+        .await?
+        .configured
+    {
         return Err(ApiError::field("host", "Save the SMTP settings first"));
     }
-    let job_id = jobs::enqueue(&mut tx, &jobs::SmtpTest { partner_id: auth.partner_id }).await?;
+    let job_id = jobs::enqueue(
+        &mut tx,
+        &jobs::SmtpTest {
+            partner_id: auth.partner_id,
+        },
+    )
+    .await?;
     // The partner polls this job: it must be able to see it, and only it.
     domain::job_owners::record(&mut tx, &job_id, auth.partner_id).await?;
     tx.commit().await?;
@@ -299,7 +398,10 @@ pub async fn test_smtp(auth: PartnerAuth, State(state): State<AppState>) -> ApiR
 /// Step 5's Skip: no own mail server; the step counts as done.
 #[utoipa::path(post, path = "/partner/smtp/skip", tag = "onboarding",
     responses((status = 200, body = Status), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn skip_smtp(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<Status>> {
+pub async fn skip_smtp(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+) -> ApiResult<Json<Status>> {
     onboarding::skip_smtp(&mut *state.pool.acquire().await?, auth.partner_id).await?;
     Ok(Json(status_of(&state, auth.partner_id).await?))
 }

@@ -15,7 +15,10 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::{AppState, auth::PartnerAuth, error::ApiResult, extract::Json, links::signed_link};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(get)).routes(routes!(put_card)).routes(routes!(put_qr))
+    OpenApiRouter::new()
+        .routes(routes!(get))
+        .routes(routes!(put_card))
+        .routes(routes!(put_qr))
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -43,7 +46,16 @@ pub struct PaymentSettingsView {
 async fn with_links(state: &AppState, s: PaymentSettings) -> PaymentSettingsView {
     let logo_url = signed_link(state, s.card.logo_key.as_deref()).await;
     let image_url = signed_link(state, s.qr.qr_key.as_deref()).await;
-    PaymentSettingsView { card: Card { card: s.card, logo_url }, qr: Qr { qr: s.qr, image_url } }
+    PaymentSettingsView {
+        card: Card {
+            card: s.card,
+            logo_url,
+        },
+        qr: Qr {
+            qr: s.qr,
+            image_url,
+        },
+    }
 }
 
 /// The partner's payment settings: the card provider (key id and secret masked, never in
@@ -51,9 +63,13 @@ async fn with_links(state: &AppState, s: PaymentSettings) -> PaymentSettingsView
 /// default instruction the end users read when there is no description.
 #[utoipa::path(get, path = "/partner/payment-settings", tag = "account",
     responses((status = 200, body = PaymentSettingsView), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn get(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<PaymentSettingsView>> {
+pub async fn get(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+) -> ApiResult<Json<PaymentSettingsView>> {
     let secrets = SecretBox::new(&state.config.encryption_key);
-    let s = payment_settings::view(&mut *state.pool.acquire().await?, &secrets, auth.partner_id).await?;
+    let s = payment_settings::view(&mut *state.pool.acquire().await?, &secrets, auth.partner_id)
+        .await?;
     Ok(Json(with_links(&state, s).await))
 }
 
@@ -88,7 +104,11 @@ pub struct CardRequest {
 /// stored); the key id and secret are sealed with AES-256-GCM and answered masked.
 #[utoipa::path(put, path = "/partner/payment-settings/card", tag = "account", request_body = CardRequest,
     responses((status = 200, body = PaymentSettingsView), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn put_card(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<CardRequest>) -> ApiResult<Json<PaymentSettingsView>> {
+pub async fn put_card(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Json(req): Json<CardRequest>,
+) -> ApiResult<Json<PaymentSettingsView>> {
     let form = CardForm::parse(
         auth.partner_id,
         &req.key_id,
@@ -102,10 +122,14 @@ pub async fn put_card(auth: PartnerAuth, State(state): State<AppState>, Json(req
         &req.currency,
     )?;
     // The stored bytes, not the declared type, decide: a page or a script is removed here.
-    state.storage.verify_upload(&form.logo_key, UploadPurpose::Logo, "logo_key").await?;
+    state
+        .storage
+        .verify_upload(&form.logo_key, UploadPurpose::Logo, "logo_key")
+        .await?;
     let secrets = SecretBox::new(&state.config.encryption_key);
     let mut tx = state.pool.begin().await?;
-    let s = payment_settings::save_card(&mut tx, &secrets, auth.partner_id, &form, auth.actor()).await?;
+    let s = payment_settings::save_card(&mut tx, &secrets, auth.partner_id, &form, auth.actor())
+        .await?;
     tx.commit().await?;
     Ok(Json(with_links(&state, s).await))
 }
@@ -123,12 +147,20 @@ pub struct QrRequest {
 /// Saves the QR code and its description.
 #[utoipa::path(put, path = "/partner/payment-settings/qr", tag = "account", request_body = QrRequest,
     responses((status = 200, body = PaymentSettingsView), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn put_qr(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<QrRequest>) -> ApiResult<Json<PaymentSettingsView>> {
+pub async fn put_qr(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Json(req): Json<QrRequest>,
+) -> ApiResult<Json<PaymentSettingsView>> {
     let form = QrForm::parse(auth.partner_id, &req.qr_key, &req.description)?;
-    state.storage.verify_upload(&form.qr_key, UploadPurpose::Qr, "qr_key").await?;
+    state
+        .storage
+        .verify_upload(&form.qr_key, UploadPurpose::Qr, "qr_key")
+        .await?;
     let secrets = SecretBox::new(&state.config.encryption_key);
     let mut tx = state.pool.begin().await?;
-    let s = payment_settings::save_qr(&mut tx, &secrets, auth.partner_id, &form, auth.actor()).await?;
+    let s =
+        payment_settings::save_qr(&mut tx, &secrets, auth.partner_id, &form, auth.actor()).await?;
     tx.commit().await?;
     Ok(Json(with_links(&state, s).await))
 }

@@ -6,8 +6,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::{AppState, extract::Json};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(plans))
+    OpenApiRouter::new().routes(routes!(plans))
 }
 
 /// The three plan cards (Standard, Premium, Pro): prices per month in paise, billed monthly or

@@ -2,11 +2,15 @@
 //! (client details: Plan Details, API Pricing, Settings/Change Plan), and the partner's
 //! read-only My Plan. Lists of more than one price are applied by the `bulk_update_prices` job.
 
-use axum::{extract::State, http::StatusCode, response::{IntoResponse, Response}};
+use axum::{
+    extract::State,
+    http::StatusCode,
+    response::{IntoResponse, Response},
+};
 use domain::{
     audit::Actor,
-    plans::{self, ClientPlan, CustomPrice, MyPlan, PlanType, PriceItem, SlabPrice, Target},
     paging::{Page, PageParams},
+    plans::{self, ClientPlan, CustomPrice, MyPlan, PlanType, PriceItem, SlabPrice, Target},
     tenancy,
 };
 use serde::{Deserialize, Serialize};
@@ -31,7 +35,9 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 fn plan_of(s: &str) -> ApiResult<PlanType> {
     // Only the four slabs exist as paths.
-    PlanType::parse(s).filter(|p| p.as_str() == s).ok_or_else(ApiError::not_found)
+    PlanType::parse(s)
+        .filter(|p| p.as_str() == s)
+        .ok_or_else(ApiError::not_found)
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
@@ -61,7 +67,12 @@ pub struct Queued {
 
 /// Validates the list now (so mistakes answer 422 at once), then applies one price directly or
 /// queues the rest in the same transaction as nothing else: the job does the writing.
-async fn set_prices(state: &AppState, target: Target, items: Vec<PriceItem>, actor: Actor) -> ApiResult<Response> {
+async fn set_prices(
+    state: &AppState,
+    target: Target,
+    items: Vec<PriceItem>,
+    actor: Actor,
+) -> ApiResult<Response> {
     let mut tx = state.pool.begin().await?;
     if let Target::Partner(p) = target {
         tenancy::partner_exists(&mut tx, p).await?;
@@ -81,11 +92,19 @@ async fn set_prices(state: &AppState, target: Target, items: Vec<PriceItem>, act
 #[utoipa::path(get, path = "/superadmin/plans/{plan}/prices", tag = "plans",
     params(("plan" = String, Path, description = "default, standard, premium or pro"), PricesQuery, PageParams),
     responses((status = 200, body = Page<SlabPrice>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn slab_prices(_auth: SuperAdminAuth, State(state): State<AppState>, Path(plan): Path<String>, Query(q): Query<PricesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<SlabPrice>>> {
+pub async fn slab_prices(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(plan): Path<String>,
+    Query(q): Query<PricesQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<SlabPrice>>> {
     let plan = plan_of(&plan)?;
     let mut conn = state.pool.acquire().await?;
     let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
-    Ok(Json(plans::slab_prices(&mut conn, plan, q.category.as_deref(), page).await?))
+    Ok(Json(
+        plans::slab_prices(&mut conn, plan, q.category.as_deref(), page).await?,
+    ))
 }
 
 /// Sets prices of a slab: `{prices:[{service, price_paise}]}`. One price: 200 `{changed}`;
@@ -94,7 +113,12 @@ pub async fn slab_prices(_auth: SuperAdminAuth, State(state): State<AppState>, P
     params(("plan" = String, Path, description = "default, standard, premium or pro")), request_body = PriceListRequest,
     responses((status = 200, body = Applied), (status = 202, body = Queued), (status = 404, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody)))]
-pub async fn set_slab_prices(auth: SuperAdminAuth, State(state): State<AppState>, Path(plan): Path<String>, Json(req): Json<PriceListRequest>) -> ApiResult<Response> {
+pub async fn set_slab_prices(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(plan): Path<String>,
+    Json(req): Json<PriceListRequest>,
+) -> ApiResult<Response> {
     let plan = plan_of(&plan)?;
     set_prices(&state, Target::Plan(plan), req.prices, auth.actor()).await
 }
@@ -124,37 +148,69 @@ pub struct SlabPriceSet {
 #[utoipa::path(post, path = "/superadmin/plans/prices", tag = "plans", request_body = AddServiceRequest,
     responses((status = 201, body = SlabPriceSet), (status = 422, body = crate::error::ErrorBody,
         description = "'Plan Type is required', 'Service Name is required', 'Price is required', 'Price cannot be negative', 'Price must be a number'")))]
-pub async fn add_service(auth: SuperAdminAuth, State(state): State<AppState>, Json(req): Json<AddServiceRequest>) -> ApiResult<(StatusCode, Json<SlabPriceSet>)> {
+pub async fn add_service(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Json(req): Json<AddServiceRequest>,
+) -> ApiResult<(StatusCode, Json<SlabPriceSet>)> {
     let mut v = domain::error::Violations::new();
     let plan_text = req.plan_type.as_deref().unwrap_or("").trim();
     let plan = PlanType::parse(plan_text);
     if plan_text.is_empty() {
         v.add("plan_type", "Plan Type is required");
     } else if plan.is_none() {
-        v.add("plan_type", "Plan Type must be one of default, standard, premium, pro");
+        v.add(
+            "plan_type",
+            "Plan Type must be one of default, standard, premium, pro",
+        );
     }
     let service = req.service.as_deref().unwrap_or("").trim().to_owned();
     if service.is_empty() {
         v.add("service", "Service Name is required");
     }
-    let price = req.price_paise.price().map_err(|m| v.add("price_paise", m)).ok();
+    let price = req
+        .price_paise
+        .price()
+        .map_err(|m| v.add("price_paise", m))
+        .ok();
     v.into_result()?;
     let (plan, price) = (plan.expect("checked"), price.expect("checked"));
     let mut tx = state.pool.begin().await?;
-    if domain::catalogue::id_of_service(&mut tx, &service).await?.is_none() {
-        return Err(ApiError::field("service", format!("Unknown service: {service}")));
+    if domain::catalogue::id_of_service(&mut tx, &service)
+        .await?
+        .is_none()
+    {
+        return Err(ApiError::field(
+            "service",
+            format!("Unknown service: {service}"),
+        ));
     }
-    let items = [PriceItem { service: service.clone(), price_paise: price.into(), status: None }];
+    let items = [PriceItem {
+        service: service.clone(),
+        price_paise: price.into(),
+        status: None,
+    }];
     plans::apply_prices(&mut tx, Target::Plan(plan), &items, auth.actor()).await?;
     tx.commit().await?;
-    Ok((StatusCode::CREATED, Json(SlabPriceSet { plan, service, price_paise: price })))
+    Ok((
+        StatusCode::CREATED,
+        Json(SlabPriceSet {
+            plan,
+            service,
+            price_paise: price,
+        }),
+    ))
 }
 
 /// A client's plan (Plan Details): its slab and every API with the price the client pays and
 /// where it comes from (custom, plan or default).
 #[utoipa::path(get, path = "/superadmin/clients/{id}/plan", tag = "plans", params(("id" = i64, Path)),
     responses((status = 200, body = ClientPlan), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn client_plan(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>) -> ApiResult<Json<ClientPlan>> {
+pub async fn client_plan(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(partner_id): Path<i64>,
+) -> ApiResult<Json<ClientPlan>> {
     let mut conn = state.pool.acquire().await?;
     Ok(Json(plans::client_plan(&mut conn, partner_id).await?))
 }
@@ -167,7 +223,12 @@ pub struct ChangePlanRequest {
 /// Change Plan (client details, Settings).
 #[utoipa::path(put, path = "/superadmin/clients/{id}/plan", tag = "plans", params(("id" = i64, Path)), request_body = ChangePlanRequest,
     responses((status = 200, body = ClientPlan), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn change_plan(auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Json(req): Json<ChangePlanRequest>) -> ApiResult<Json<ClientPlan>> {
+pub async fn change_plan(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(partner_id): Path<i64>,
+    Json(req): Json<ChangePlanRequest>,
+) -> ApiResult<Json<ClientPlan>> {
     let mut tx = state.pool.begin().await?;
     plans::change_plan(&mut tx, partner_id, req.plan, auth.actor()).await?;
     let plan = plans::client_plan(&mut tx, partner_id).await?;
@@ -186,9 +247,21 @@ pub struct CustomPriceList {
 /// A client's customised prices (API Pricing), 10 per page, filtered by category.
 #[utoipa::path(get, path = "/superadmin/clients/{id}/prices", tag = "plans", params(("id" = i64, Path), PricesQuery, PageParams),
     responses((status = 200, body = CustomPriceList), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn custom_prices(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Query(q): Query<PricesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<CustomPriceList>> {
+pub async fn custom_prices(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(partner_id): Path<i64>,
+    Query(q): Query<PricesQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<CustomPriceList>> {
     let mut conn = state.pool.acquire().await?;
-    let page = plans::custom_prices(&mut conn, partner_id, q.category.as_deref(), paging.with_default(10)).await?;
+    let page = plans::custom_prices(
+        &mut conn,
+        partner_id,
+        q.category.as_deref(),
+        paging.with_default(10),
+    )
+    .await?;
     let categories = plans::custom_price_categories(&mut conn, partner_id).await?;
     Ok(Json(CustomPriceList { page, categories }))
 }
@@ -198,15 +271,30 @@ pub async fn custom_prices(_auth: SuperAdminAuth, State(state): State<AppState>,
 #[utoipa::path(put, path = "/superadmin/clients/{id}/prices", tag = "plans", params(("id" = i64, Path)), request_body = PriceListRequest,
     responses((status = 200, body = Applied), (status = 202, body = Queued), (status = 404, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody)))]
-pub async fn set_custom_prices(auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Json(req): Json<PriceListRequest>) -> ApiResult<Response> {
-    set_prices(&state, Target::Partner(partner_id), req.prices, auth.actor()).await
+pub async fn set_custom_prices(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(partner_id): Path<i64>,
+    Json(req): Json<PriceListRequest>,
+) -> ApiResult<Response> {
+    set_prices(
+        &state,
+        Target::Partner(partner_id),
+        req.prices,
+        auth.actor(),
+    )
+    .await
 }
 
 /// Deletes one customised price: the client pays its slab's price again.
 #[utoipa::path(delete, path = "/superadmin/clients/{id}/prices/{service}", tag = "plans",
     params(("id" = i64, Path), ("service" = String, Path)),
     responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn delete_custom_price(auth: SuperAdminAuth, State(state): State<AppState>, Path((partner_id, service)): Path<(i64, String)>) -> ApiResult<StatusCode> {
+pub async fn delete_custom_price(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path((partner_id, service)): Path<(i64, String)>,
+) -> ApiResult<StatusCode> {
     let mut tx = state.pool.begin().await?;
     plans::delete_custom_price(&mut tx, partner_id, &service, auth.actor()).await?;
     tx.commit().await?;

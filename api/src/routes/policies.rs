@@ -27,12 +27,19 @@ pub struct PolicyQuery {
 /// terms (its sign-up terms text) when it wrote them; the platform's text otherwise.
 #[utoipa::path(get, path = "/public/policies/{kind}", tag = "public", params(("kind" = String, Path, description = "privacy, terms or cancellation"), PolicyQuery),
     responses((status = 200, body = PolicyText), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn policy(State(state): State<AppState>, headers: HeaderMap, Path(kind): Path<String>, Query(q): Query<PolicyQuery>) -> ApiResult<Json<PolicyText>> {
+pub async fn policy(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(kind): Path<String>,
+    Query(q): Query<PolicyQuery>,
+) -> ApiResult<Json<PolicyText>> {
     let policy = Policy::parse(&kind).ok_or_else(ApiError::not_found)?;
     let partner_id = match requested_subdomain(&state, q.subdomain.as_deref(), &headers) {
         Some(sub) => site_branding(&state, &sub).await?.map(|b| b.partner_id),
         None => None,
     };
     let mut conn = state.pool.acquire().await?;
-    Ok(Json(policies::text(&mut conn, partner_id, policy, &state.config.contact_email).await?))
+    Ok(Json(
+        policies::text(&mut conn, partner_id, policy, &state.config.contact_email).await?,
+    ))
 }

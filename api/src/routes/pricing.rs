@@ -36,18 +36,32 @@ pub struct UserPriceList {
 /// price that applies. Another partner's user: 404.
 #[utoipa::path(get, path = "/partner/users/{id}/prices", tag = "pricing", params(("id" = i64, Path)),
     responses((status = 200, body = UserPriceList), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn user_prices(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>) -> ApiResult<Json<UserPriceList>> {
+pub async fn user_prices(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(user_id): Path<i64>,
+) -> ApiResult<Json<UserPriceList>> {
     list(&state, auth.partner_id, user_id).await
 }
 
 async fn list(state: &AppState, partner_id: i64, user_id: i64) -> ApiResult<Json<UserPriceList>> {
     let mut conn = state.pool.acquire().await?;
     tenancy::user_of_partner(&mut conn, partner_id, user_id).await?;
-    let items = pricing::prices(&mut conn, partner_id, Some(user_id), None).await?.into_iter().filter(|p| p.visible).collect();
+    let items = pricing::prices(&mut conn, partner_id, Some(user_id), None)
+        .await?
+        .into_iter()
+        .filter(|p| p.visible)
+        .collect();
     Ok(Json(UserPriceList { items }))
 }
 
-async fn save(state: &AppState, partner_id: i64, user_id: i64, changes: &[UserPriceChange], actor: Actor) -> ApiResult<Json<UserPricesSaved>> {
+async fn save(
+    state: &AppState,
+    partner_id: i64,
+    user_id: i64,
+    changes: &[UserPriceChange],
+    actor: Actor,
+) -> ApiResult<Json<UserPricesSaved>> {
     let mut tx = state.pool.begin().await?;
     let changed = pricing::set_user_prices(&mut tx, partner_id, user_id, changes, actor).await?;
     tx.commit().await?;
@@ -69,7 +83,12 @@ pub struct UserPricesSaved {
 /// the whole list (422). Another partner's user: 404.
 #[utoipa::path(put, path = "/partner/users/{id}/prices", tag = "pricing", params(("id" = i64, Path)), request_body = UserPricesRequest,
     responses((status = 200, body = UserPricesSaved), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn set_user_prices(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Json(req): Json<UserPricesRequest>) -> ApiResult<Json<UserPricesSaved>> {
+pub async fn set_user_prices(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(user_id): Path<i64>,
+    Json(req): Json<UserPricesRequest>,
+) -> ApiResult<Json<UserPricesSaved>> {
     save(&state, auth.partner_id, user_id, &req.prices, auth.actor()).await
 }
 
@@ -77,7 +96,11 @@ pub async fn set_user_prices(auth: PartnerAuth, State(state): State<AppState>, P
 #[utoipa::path(get, path = "/superadmin/clients/{id}/users/{user_id}/prices", tag = "pricing",
     params(("id" = i64, Path), ("user_id" = i64, Path)),
     responses((status = 200, body = UserPriceList), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn client_user_prices(_auth: SuperAdminAuth, State(state): State<AppState>, Path((partner_id, user_id)): Path<(i64, i64)>) -> ApiResult<Json<UserPriceList>> {
+pub async fn client_user_prices(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path((partner_id, user_id)): Path<(i64, i64)>,
+) -> ApiResult<Json<UserPriceList>> {
     list(&state, partner_id, user_id).await
 }
 
@@ -108,15 +131,26 @@ pub struct SellingPrices {
 async fn selling(state: &AppState, partner_id: i64) -> ApiResult<Json<SellingPrices>> {
     let mut conn = state.pool.acquire().await?;
     tenancy::partner_exists(&mut conn, partner_id).await?;
-    let items: Vec<Price> = pricing::prices(&mut conn, partner_id, None, None).await?.into_iter().filter(|p| p.visible).collect();
+    let items: Vec<Price> = pricing::prices(&mut conn, partner_id, None, None)
+        .await?
+        .into_iter()
+        .filter(|p| p.visible)
+        .collect();
     let bps = pricing::margin(&mut conn, partner_id).await?;
-    Ok(Json(SellingPrices { default_margin_percent: f64::from(bps) / 100.0, default_margin_bps: bps, items }))
+    Ok(Json(SellingPrices {
+        default_margin_percent: f64::from(bps) / 100.0,
+        default_margin_bps: bps,
+        items,
+    }))
 }
 
 /// My Plan's selling prices. Every visible API, in category order.
 #[utoipa::path(get, path = "/partner/selling-prices", tag = "pricing",
     responses((status = 200, body = SellingPrices), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn selling_prices(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<SellingPrices>> {
+pub async fn selling_prices(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+) -> ApiResult<Json<SellingPrices>> {
     selling(&state, auth.partner_id).await
 }
 
@@ -124,9 +158,19 @@ pub async fn selling_prices(auth: PartnerAuth, State(state): State<AppState>) ->
 /// removes one, so cost plus margin applies again. All or none: 422 names each bad row.
 #[utoipa::path(put, path = "/partner/selling-prices", tag = "pricing", request_body = UserPricesRequest,
     responses((status = 200, body = UserPricesSaved), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn set_selling_prices(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<UserPricesRequest>) -> ApiResult<Json<UserPricesSaved>> {
+pub async fn set_selling_prices(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Json(req): Json<UserPricesRequest>,
+) -> ApiResult<Json<UserPricesSaved>> {
     let mut tx = state.pool.begin().await?;
-    let changed = pricing::set_selling_prices(&mut tx, auth.partner_id, &req.prices, Actor::partner(auth.partner_id)).await?;
+    let changed = pricing::set_selling_prices(
+        &mut tx,
+        auth.partner_id,
+        &req.prices,
+        Actor::partner(auth.partner_id),
+    )
+    .await?;
     tx.commit().await?;
     Ok(Json(UserPricesSaved { changed }))
 }
@@ -143,10 +187,20 @@ pub struct MarginRequest {
 /// selling prices as they now are.
 #[utoipa::path(put, path = "/partner/selling-prices/margin", tag = "pricing", request_body = MarginRequest,
     responses((status = 200, body = SellingPrices), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn set_margin(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<MarginRequest>) -> ApiResult<Json<SellingPrices>> {
+pub async fn set_margin(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Json(req): Json<MarginRequest>,
+) -> ApiResult<Json<SellingPrices>> {
     let bps = pricing::parse_margin(&req.default_margin_percent)?;
     let mut tx = state.pool.begin().await?;
-    pricing::set_margin(&mut tx, auth.partner_id, bps, Actor::partner(auth.partner_id)).await?;
+    pricing::set_margin(
+        &mut tx,
+        auth.partner_id,
+        bps,
+        Actor::partner(auth.partner_id),
+    )
+    .await?;
     tx.commit().await?;
     selling(&state, auth.partner_id).await
 }

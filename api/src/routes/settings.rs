@@ -2,8 +2,8 @@
 //! per-client settings.
 
 use axum::extract::State;
-use domain::{
-    settings::{self, ClientSettings, ClientSettingsPatch, PartnerSettings, PartnerSettingsPatch},
+use domain::settings::{
+    self, ClientSettings, ClientSettingsPatch, PartnerSettings, PartnerSettingsPatch,
 };
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -23,7 +23,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// Server Security, Landing page and the documentation link.
 #[utoipa::path(get, path = "/partner/settings", tag = "settings", responses((status = 200, body = PartnerSettings)))]
-pub async fn partner_get(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<PartnerSettings>> {
+pub async fn partner_get(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+) -> ApiResult<Json<PartnerSettings>> {
     let mut conn = state.pool.acquire().await?;
     Ok(Json(settings::partner(&mut conn, auth.partner_id).await?))
 }
@@ -32,7 +35,11 @@ pub async fn partner_get(auth: PartnerAuth, State(state): State<AppState>) -> Ap
 /// empty one clears it.
 #[utoipa::path(patch, path = "/partner/settings", tag = "settings", request_body = PartnerSettingsPatch,
     responses((status = 200, body = PartnerSettings), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn partner_patch(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<PartnerSettingsPatch>) -> ApiResult<Json<PartnerSettings>> {
+pub async fn partner_patch(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Json(req): Json<PartnerSettingsPatch>,
+) -> ApiResult<Json<PartnerSettings>> {
     let mut tx = state.pool.begin().await?;
     let s = settings::update_partner(&mut tx, auth.partner_id, &req, auth.actor()).await?;
     tx.commit().await?;
@@ -42,7 +49,11 @@ pub async fn partner_patch(auth: PartnerAuth, State(state): State<AppState>, Jso
 /// A client's settings on the client-details screen.
 #[utoipa::path(get, path = "/superadmin/clients/{id}/settings", tag = "settings", params(("id" = i64, Path)),
     responses((status = 200, body = ClientSettings), (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn client_get(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>) -> ApiResult<Json<ClientSettings>> {
+pub async fn client_get(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(partner_id): Path<i64>,
+) -> ApiResult<Json<ClientSettings>> {
     let mut conn = state.pool.acquire().await?;
     Ok(Json(settings::client(&mut conn, partner_id).await?))
 }
@@ -51,7 +62,12 @@ pub async fn client_get(_auth: SuperAdminAuth, State(state): State<AppState>, Pa
 /// `base_url_active` on; `is_active: false` refuses the client's sign-in and sessions at once.
 #[utoipa::path(patch, path = "/superadmin/clients/{id}/settings", tag = "settings", params(("id" = i64, Path)), request_body = ClientSettingsPatch,
     responses((status = 200, body = ClientSettings), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn client_patch(auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Json(req): Json<ClientSettingsPatch>) -> ApiResult<Json<ClientSettings>> {
+pub async fn client_patch(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(partner_id): Path<i64>,
+    Json(req): Json<ClientSettingsPatch>,
+) -> ApiResult<Json<ClientSettings>> {
     let mut tx = state.pool.begin().await?;
     let s = settings::update_client(&mut tx, partner_id, &req, auth.actor()).await?;
     tx.commit().await?;
@@ -77,19 +93,40 @@ pub struct DomainChanged {
 /// which activates it (poll `/api/v1/jobs/{job_id}`). 409 when another client holds it.
 #[utoipa::path(put, path = "/superadmin/clients/{id}/subdomain", tag = "settings", params(("id" = i64, Path)), request_body = DomainRequest,
     responses((status = 202, body = DomainChanged), (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn client_domain(auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Json(req): Json<DomainRequest>) -> ApiResult<(axum::http::StatusCode, Json<DomainChanged>)> {
+pub async fn client_domain(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(partner_id): Path<i64>,
+    Json(req): Json<DomainRequest>,
+) -> ApiResult<(axum::http::StatusCode, Json<DomainChanged>)> {
     let name = domain::subdomains::parse(&req.subdomain)?;
     let mut tx = state.pool.begin().await?;
-    domain::subdomains::claim_as(&mut tx, partner_id, &name, auth.actor()).await.map_err(|e| match e {
-        domain::Error::Conflict(m) => {
-            let mut err = crate::error::ApiError::conflict(m.clone());
-            err.fields.insert("subdomain".into(), m);
-            err
-        }
-        other => other.into(),
-    })?;
-    let job_id = jobs::enqueue(&mut tx, &jobs::ProvisionSubdomain { partner_id, subdomain: name.clone() }).await?;
+    domain::subdomains::claim_as(&mut tx, partner_id, &name, auth.actor())
+        .await
+        .map_err(|e| match e {
+            domain::Error::Conflict(m) => {
+                let mut err = crate::error::ApiError::conflict(m.clone());
+                err.fields.insert("subdomain".into(), m);
+                err
+            }
+            other => other.into(),
+        })?;
+    let job_id = jobs::enqueue(
+        &mut tx,
+        &jobs::ProvisionSubdomain {
+            partner_id,
+            subdomain: name.clone(),
+        },
+    )
+    .await?;
     tx.commit().await?;
     let url = state.config.partner_site_url(&name);
-    Ok((axum::http::StatusCode::ACCEPTED, Json(DomainChanged { job_id, subdomain: name, url })))
+    Ok((
+        axum::http::StatusCode::ACCEPTED,
+        Json(DomainChanged {
+            job_id,
+            subdomain: name,
+            url,
+        }),
+    ))
 }

@@ -34,16 +34,32 @@ pub struct SignupCustomizationRequest {
 /// until it saves them.
 #[utoipa::path(get, path = "/partner/signup-customization", tag = "account",
     responses((status = 200, body = SignupCustomization), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn get(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<SignupCustomization>> {
-    Ok(Json(signup_customization::get(&mut *state.pool.acquire().await?, auth.partner_id).await?))
+pub async fn get(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+) -> ApiResult<Json<SignupCustomization>> {
+    Ok(Json(
+        signup_customization::get(&mut *state.pool.acquire().await?, auth.partner_id).await?,
+    ))
 }
 
 /// Saves every switch, the terms (sanitised HTML) and the copyright at once; answers what was
 /// stored. 422 when a switch is missing or a text is too long.
 #[utoipa::path(put, path = "/partner/signup-customization", tag = "account", request_body = SignupCustomizationRequest,
     responses((status = 200, body = SignupCustomization), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn put(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<SignupCustomizationRequest>) -> ApiResult<Json<SignupCustomization>> {
-    let s = SignupCustomization::parse(req.forgot_password, req.terms, req.create_account, req.login_with_google, &req.terms_html, &req.copyright)?;
+pub async fn put(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Json(req): Json<SignupCustomizationRequest>,
+) -> ApiResult<Json<SignupCustomization>> {
+    let s = SignupCustomization::parse(
+        req.forgot_password,
+        req.terms,
+        req.create_account,
+        req.login_with_google,
+        &req.terms_html,
+        &req.copyright,
+    )?;
     let mut tx = state.pool.begin().await?;
     let saved = signup_customization::save(&mut tx, auth.partner_id, &s, auth.actor()).await?;
     tx.commit().await?;

@@ -31,12 +31,32 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(partner_product_transactions))
 }
 
-async fn ledger(state: &AppState, partner_id: i64, user_id: i64, kind: &str, q: TransactionsQuery, paging: PageParams) -> ApiResult<Json<Page<LedgerRow>>> {
+async fn ledger(
+    state: &AppState,
+    partner_id: i64,
+    user_id: i64,
+    kind: &str,
+    q: TransactionsQuery,
+    paging: PageParams,
+) -> ApiResult<Json<Page<LedgerRow>>> {
     let kind = WalletKind::parse(kind)?;
     let mut conn = state.pool.acquire().await?;
     tenancy::user_of_partner(&mut conn, partner_id, user_id).await?;
     let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
-    Ok(Json(transactions::ledger(&mut conn, partner_id, user_id, kind, &Filter { from: q.from, to: q.to }, page).await?))
+    Ok(Json(
+        transactions::ledger(
+            &mut conn,
+            partner_id,
+            user_id,
+            kind,
+            &Filter {
+                from: q.from,
+                to: q.to,
+            },
+            page,
+        )
+        .await?,
+    ))
 }
 
 /// One user's API or product wallet ledger, newest first, 50 per page: manual credits and
@@ -45,7 +65,13 @@ async fn ledger(state: &AppState, partner_id: i64, user_id: i64, kind: &str, q: 
 #[utoipa::path(get, path = "/partner/users/{id}/wallets/{kind}/ledger", tag = "transactions",
     params(("id" = i64, Path), ("kind" = String, Path, description = "api or product"), TransactionsQuery, PageParams),
     responses((status = 200, body = Page<LedgerRow>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn user_ledger(auth: PartnerAuth, State(state): State<AppState>, Path((user_id, kind)): Path<(i64, String)>, Query(q): Query<TransactionsQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<LedgerRow>>> {
+pub async fn user_ledger(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path((user_id, kind)): Path<(i64, String)>,
+    Query(q): Query<TransactionsQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<LedgerRow>>> {
     ledger(&state, auth.partner_id, user_id, &kind, q, paging).await
 }
 
@@ -57,16 +83,25 @@ pub async fn client_user_ledger(
     _auth: SuperAdminAuth,
     State(state): State<AppState>,
     Path((partner_id, user_id, kind)): Path<(i64, i64, String)>,
-    Query(q): Query<TransactionsQuery>, Query(paging): Query<PageParams>,
+    Query(q): Query<TransactionsQuery>,
+    Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<LedgerRow>>> {
     ledger(&state, partner_id, user_id, &kind, q, paging).await
 }
 
-async fn partner_list(state: &AppState, kind: Kind, partner_id: i64, q: PartnerListQuery, paging: PageParams) -> ApiResult<Json<Page<Transaction>>> {
+async fn partner_list(
+    state: &AppState,
+    kind: Kind,
+    partner_id: i64,
+    q: PartnerListQuery,
+    paging: PageParams,
+) -> ApiResult<Json<Page<Transaction>>> {
     let f = q.parse()?;
     let mut conn = state.pool.acquire().await?;
     let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
-    Ok(Json(transactions::for_partner(&mut conn, kind, partner_id, &f, page).await?))
+    Ok(Json(
+        transactions::for_partner(&mut conn, kind, partner_id, &f, page).await?,
+    ))
 }
 
 /// Every user's API calls of the signed-in partner, newest first, 50 per page, with the filter
@@ -75,7 +110,12 @@ async fn partner_list(state: &AppState, kind: Kind, partner_id: i64, q: PartnerL
 /// `partner_remaining_paise`).
 #[utoipa::path(get, path = "/partner/api-transactions", tag = "transactions", params(PartnerListQuery, PageParams),
     responses((status = 200, body = Page<Transaction>), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn partner_api_transactions(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<PartnerListQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Transaction>>> {
+pub async fn partner_api_transactions(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Query(q): Query<PartnerListQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<Transaction>>> {
     partner_list(&state, Kind::Api, auth.partner_id, q, paging).await
 }
 
@@ -83,28 +123,65 @@ pub async fn partner_api_transactions(auth: PartnerAuth, State(state): State<App
 /// the filter panel.
 #[utoipa::path(get, path = "/partner/product-transactions", tag = "transactions", params(PartnerListQuery, PageParams),
     responses((status = 200, body = Page<Transaction>), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn partner_product_transactions(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<PartnerListQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Transaction>>> {
+pub async fn partner_product_transactions(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Query(q): Query<PartnerListQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<Transaction>>> {
     partner_list(&state, Kind::Product, auth.partner_id, q, paging).await
 }
 
-async fn list(state: &AppState, kind: Kind, partner_id: i64, user_id: i64, q: TransactionsQuery, paging: PageParams) -> ApiResult<Json<Page<Transaction>>> {
+async fn list(
+    state: &AppState,
+    kind: Kind,
+    partner_id: i64,
+    user_id: i64,
+    q: TransactionsQuery,
+    paging: PageParams,
+) -> ApiResult<Json<Page<Transaction>>> {
     let mut conn = state.pool.acquire().await?;
     tenancy::user_of_partner(&mut conn, partner_id, user_id).await?;
     let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
-    Ok(Json(transactions::for_user(&mut conn, kind, partner_id, user_id, &Filter { from: q.from, to: q.to }, page).await?))
+    Ok(Json(
+        transactions::for_user(
+            &mut conn,
+            kind,
+            partner_id,
+            user_id,
+            &Filter {
+                from: q.from,
+                to: q.to,
+            },
+            page,
+        )
+        .await?,
+    ))
 }
 
 /// One user's API calls, newest first, 50 per page. Another partner's user: 404.
 #[utoipa::path(get, path = "/partner/users/{id}/api-transactions", tag = "transactions", params(("id" = i64, Path), TransactionsQuery, PageParams),
     responses((status = 200, body = Page<Transaction>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn api_transactions(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<TransactionsQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Transaction>>> {
+pub async fn api_transactions(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(user_id): Path<i64>,
+    Query(q): Query<TransactionsQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<Transaction>>> {
     list(&state, Kind::Api, auth.partner_id, user_id, q, paging).await
 }
 
 /// One user's product purchases, newest first, 50 per page. Another partner's user: 404.
 #[utoipa::path(get, path = "/partner/users/{id}/product-transactions", tag = "transactions", params(("id" = i64, Path), TransactionsQuery, PageParams),
     responses((status = 200, body = Page<Transaction>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn product_transactions(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<TransactionsQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Transaction>>> {
+pub async fn product_transactions(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(user_id): Path<i64>,
+    Query(q): Query<TransactionsQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<Transaction>>> {
     list(&state, Kind::Product, auth.partner_id, user_id, q, paging).await
 }
 
@@ -116,7 +193,8 @@ pub async fn client_user_api_transactions(
     _auth: SuperAdminAuth,
     State(state): State<AppState>,
     Path((partner_id, user_id)): Path<(i64, i64)>,
-    Query(q): Query<TransactionsQuery>, Query(paging): Query<PageParams>,
+    Query(q): Query<TransactionsQuery>,
+    Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<Transaction>>> {
     list(&state, Kind::Api, partner_id, user_id, q, paging).await
 }
@@ -129,7 +207,8 @@ pub async fn client_user_product_transactions(
     _auth: SuperAdminAuth,
     State(state): State<AppState>,
     Path((partner_id, user_id)): Path<(i64, i64)>,
-    Query(q): Query<TransactionsQuery>, Query(paging): Query<PageParams>,
+    Query(q): Query<TransactionsQuery>,
+    Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<Transaction>>> {
     list(&state, Kind::Product, partner_id, user_id, q, paging).await
 }

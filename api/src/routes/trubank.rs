@@ -40,12 +40,21 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// The API-key caller, through the gateway's own checks (key, active user and partner, IP
 /// rules, the per-key rate limit; every call counts as an IP hit), then the product's: a
 /// manual verification is real work, so it takes a live key and a full-access user.
-async fn product_caller(state: &AppState, headers: &HeaderMap, ip: std::net::IpAddr) -> ApiResult<Caller> {
+async fn product_caller(
+    state: &AppState,
+    headers: &HeaderMap,
+    ip: std::net::IpAddr,
+) -> ApiResult<Caller> {
     let caller = {
         let mut conn = state.pool.acquire().await?;
         gateway::caller(&mut conn, crate::gateway::api_key(headers), ip).await?
     };
-    state.gateway.count_hit(Hit { partner_id: caller.partner_id, user_id: caller.user_id, ip, at: Utc::now() });
+    state.gateway.count_hit(Hit {
+        partner_id: caller.partner_id,
+        user_id: caller.user_id,
+        ip,
+        at: Utc::now(),
+    });
     gateway::admit(&caller)?;
     trubank::admit(&caller)?;
     if let Err(wait) = state.gateway.check_rate(caller.key_id).await {
@@ -101,7 +110,15 @@ pub async fn upload_link(
     Json(req): Json<StatementUploadRequest>,
 ) -> ApiResult<Json<StatementUpload>> {
     let caller = product_caller(&state, &headers, ip).await?;
-    let new_plan = || UploadPlan::user_statement(caller.partner_id, caller.user_id, &req.file_name, &req.content_type, req.size);
+    let new_plan = || {
+        UploadPlan::user_statement(
+            caller.partner_id,
+            caller.user_id,
+            &req.file_name,
+            &req.content_type,
+            req.size,
+        )
+    };
     let mut plan = new_plan()?;
     // One key per link: a key already used (the same random prefix and name) gets a new prefix.
     for _ in 0..5 {
@@ -113,8 +130,17 @@ pub async fn upload_link(
     if state.storage.exists(&plan.key).await? {
         return Err(ApiError::conflict("Please try the upload again"));
     }
-    let link = state.storage.presign_put(&plan.key, &plan.content_type, plan.size, UPLOAD_LINK_TTL).await?;
-    Ok(Json(StatementUpload { key: plan.key, url: link.url, method: link.method.into(), headers: link.headers, expires_at: link.expires_at }))
+    let link = state
+        .storage
+        .presign_put(&plan.key, &plan.content_type, plan.size, UPLOAD_LINK_TTL)
+        .await?;
+    Ok(Json(StatementUpload {
+        key: plan.key,
+        url: link.url,
+        method: link.method.into(),
+        headers: link.headers,
+        expires_at: link.expires_at,
+    }))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -187,16 +213,37 @@ pub async fn submit(
     Json(req): Json<SubmitRequest>,
 ) -> ApiResult<(StatusCode, Json<ProductRequest>)> {
     let caller = product_caller(&state, &headers, ip).await?;
-    let s = Submission::parse(caller.partner_id, caller.user_id, &req.account_name, &req.account_number, &req.bank_name, &req.file_key)?;
+    let s = Submission::parse(
+        caller.partner_id,
+        caller.user_id,
+        &req.account_name,
+        &req.account_number,
+        &req.bank_name,
+        &req.file_key,
+    )?;
     // A retry finds its request before the file is read again.
-    let first = trubank::by_file(&mut *state.pool.acquire().await?, caller.partner_id, caller.user_id, &s.file_key).await?;
+    let first = trubank::by_file(
+        &mut *state.pool.acquire().await?,
+        caller.partner_id,
+        caller.user_id,
+        &s.file_key,
+    )
+    .await?;
     let submitted = match first {
         Some(first) => trubank::replay_of(&s, first)?,
         None => {
-            state.storage.verify_upload(&s.file_key, domain::storage::UploadPurpose::Statement, "file_key").await?;
+            state
+                .storage
+                .verify_upload(
+                    &s.file_key,
+                    domain::storage::UploadPurpose::Statement,
+                    "file_key",
+                )
+                .await?;
             let mut tx = state.pool.begin().await?;
             let actor = domain::audit::Actor::user(caller.user_id).from_ip(ip);
-            let submitted = trubank::submit(&mut tx, caller.partner_id, caller.user_id, &s, actor).await?;
+            let submitted =
+                trubank::submit(&mut tx, caller.partner_id, caller.user_id, &s, actor).await?;
             tx.commit().await?;
             submitted
         }
@@ -221,7 +268,13 @@ pub async fn status_of_request(
     Path(request_id): Path<String>,
 ) -> ApiResult<Json<ProductRequest>> {
     let caller = product_caller(&state, &headers, ip).await?;
-    let r = trubank::of_user(&mut *state.pool.acquire().await?, caller.partner_id, caller.user_id, request_id.trim()).await?;
+    let r = trubank::of_user(
+        &mut *state.pool.acquire().await?,
+        caller.partner_id,
+        caller.user_id,
+        request_id.trim(),
+    )
+    .await?;
     Ok(Json(product_request(&state, r).await?))
 }
 
@@ -280,11 +333,23 @@ pub struct QueueQuery {
 
 impl QueueQuery {
     fn parse(&self) -> ApiResult<Filter> {
-        let status = match self.status.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        let status = match self
+            .status
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
             None => None,
-            Some(s) => Some(Status::parse(s).ok_or_else(|| ApiError::field("status", "Status must be pending, verified or not_verified"))?),
+            Some(s) => Some(Status::parse(s).ok_or_else(|| {
+                ApiError::field("status", "Status must be pending, verified or not_verified")
+            })?),
         };
-        let user_id = match self.user_id.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        let user_id = match self
+            .user_id
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
             None => None,
             Some(s) => Some(
                 s.parse::<i64>()
@@ -301,20 +366,41 @@ impl QueueQuery {
 /// optionally of one status or one user.
 #[utoipa::path(get, path = "/partner/bank-statements", tag = "trubank", params(QueueQuery, PageParams),
     responses((status = 200, body = Page<QueueItem>), (status = 401, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn queue(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<QueueQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<QueueItem>>> {
+pub async fn queue(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Query(q): Query<QueueQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<QueueItem>>> {
     let f = q.parse()?;
-    let page = trubank::list(&mut *state.pool.acquire().await?, auth.partner_id, &f, paging.with_default(domain::paging::DEFAULT_PER_PAGE)).await?;
+    let page = trubank::list(
+        &mut *state.pool.acquire().await?,
+        auth.partner_id,
+        &f,
+        paging.with_default(domain::paging::DEFAULT_PER_PAGE),
+    )
+    .await?;
     let mut items = Vec::with_capacity(page.items.len());
     for r in page.items.iter().cloned() {
         items.push(queue_item(&state, r).await?);
     }
-    Ok(Json(Page { items, page: page.page, per_page: page.per_page, total: page.total, pages: page.pages }))
+    Ok(Json(Page {
+        items,
+        page: page.page,
+        per_page: page.per_page,
+        total: page.total,
+        pages: page.pages,
+    }))
 }
 
 /// One request of the partner's queue; another partner's is 404.
 #[utoipa::path(get, path = "/partner/bank-statements/{id}", tag = "trubank", params(("id" = i64, Path)),
     responses((status = 200, body = QueueItem), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn one(auth: PartnerAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<QueueItem>> {
+pub async fn one(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<QueueItem>> {
     let r = trubank::get(&mut *state.pool.acquire().await?, auth.partner_id, id).await?;
     Ok(Json(queue_item(&state, r).await?))
 }
@@ -329,10 +415,20 @@ pub struct FileLink {
 /// partner's request is 404.
 #[utoipa::path(get, path = "/partner/bank-statements/{id}/file", tag = "trubank", params(("id" = i64, Path)),
     responses((status = 200, body = FileLink), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn file(auth: PartnerAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<FileLink>> {
+pub async fn file(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<FileLink>> {
     let r = trubank::get(&mut *state.pool.acquire().await?, auth.partner_id, id).await?;
-    let link = state.storage.presign_get(&r.file_key, trubank::LINK_TTL).await?;
-    Ok(Json(FileLink { url: link.url, expires_at: link.expires_at }))
+    let link = state
+        .storage
+        .presign_get(&r.file_key, trubank::LINK_TTL)
+        .await?;
+    Ok(Json(FileLink {
+        url: link.url,
+        expires_at: link.expires_at,
+    }))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -353,12 +449,25 @@ pub struct DecisionRequest {
 /// mailed (a `send_mail` job queued with the change). 404 for another partner's request.
 #[utoipa::path(put, path = "/partner/bank-statements/{id}/status", tag = "trubank", params(("id" = i64, Path)), request_body = DecisionRequest,
     responses((status = 200, body = QueueItem), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn decide(auth: PartnerAuth, State(state): State<AppState>, Path(id): Path<i64>, Json(req): Json<DecisionRequest>) -> ApiResult<Json<QueueItem>> {
-    let d = Decision::parse(auth.partner_id, &req.status, req.comment.as_deref(), req.file_key.as_deref())?;
+pub async fn decide(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    Json(req): Json<DecisionRequest>,
+) -> ApiResult<Json<QueueItem>> {
+    let d = Decision::parse(
+        auth.partner_id,
+        &req.status,
+        req.comment.as_deref(),
+        req.file_key.as_deref(),
+    )?;
     // The request first: another partner's id is a 404 before anything of its own is read.
     trubank::get(&mut *state.pool.acquire().await?, auth.partner_id, id).await?;
     if let Some(key) = &d.file_key {
-        state.storage.verify_upload(key, domain::storage::UploadPurpose::Statement, "file_key").await?;
+        state
+            .storage
+            .verify_upload(key, domain::storage::UploadPurpose::Statement, "file_key")
+            .await?;
     }
     let mut tx = state.pool.begin().await?;
     let r = trubank::decide(&mut tx, auth.partner_id, id, &d, auth.actor()).await?;

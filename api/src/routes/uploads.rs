@@ -14,8 +14,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::{AppState, auth::PartnerAuth, error::ApiResult, extract::Json};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(create))
+    OpenApiRouter::new().routes(routes!(create))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -54,21 +53,51 @@ pub struct UploadLink {
 #[utoipa::path(post, path = "/uploads", tag = "uploads", security(("bearer" = [])), request_body = UploadRequest,
     responses((status = 200, body = UploadLink), (status = 401, body = crate::error::ErrorBody),
               (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn create(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<UploadRequest>) -> ApiResult<Json<UploadLink>> {
+pub async fn create(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Json(req): Json<UploadRequest>,
+) -> ApiResult<Json<UploadLink>> {
     let purpose = UploadPurpose::parse(&req.purpose)?;
     // The partner comes from the token: nobody can upload into another partner's folder.
-    let mut plan = UploadPlan::new(auth.partner_id, purpose, &req.file_name, &req.content_type, req.size)?;
+    let mut plan = UploadPlan::new(
+        auth.partner_id,
+        purpose,
+        &req.file_name,
+        &req.content_type,
+        req.size,
+    )?;
     // One key per link: a key already used (the same random prefix and name) gets a new prefix.
     for _ in 0..5 {
         if !state.storage.exists(&plan.key).await? {
             break;
         }
-        plan = UploadPlan::new(auth.partner_id, purpose, &req.file_name, &req.content_type, req.size)?;
+        plan = UploadPlan::new(
+            auth.partner_id,
+            purpose,
+            &req.file_name,
+            &req.content_type,
+            req.size,
+        )?;
     }
     if state.storage.exists(&plan.key).await? {
         return Err(domain::Error::Conflict("Please try the upload again".into()).into());
     }
-    let link = state.storage.presign_put(&plan.key, &plan.content_type, plan.size, UPLOAD_LINK_TTL).await?;
-    tracing::info!(partner_id = auth.partner_id, purpose = purpose.as_str(), size = plan.size, "upload link issued");
-    Ok(Json(UploadLink { key: plan.key, url: link.url, method: link.method.into(), headers: link.headers, expires_at: link.expires_at }))
+    let link = state
+        .storage
+        .presign_put(&plan.key, &plan.content_type, plan.size, UPLOAD_LINK_TTL)
+        .await?;
+    tracing::info!(
+        partner_id = auth.partner_id,
+        purpose = purpose.as_str(),
+        size = plan.size,
+        "upload link issued"
+    );
+    Ok(Json(UploadLink {
+        key: plan.key,
+        url: link.url,
+        method: link.method.into(),
+        headers: link.headers,
+        expires_at: link.expires_at,
+    }))
 }

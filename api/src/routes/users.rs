@@ -38,10 +38,16 @@ pub struct DashboardCounts {
 
 /// The two dashboard tiles: the partner's users and their API transactions.
 #[utoipa::path(get, path = "/partner/dashboard", tag = "users", responses((status = 200, body = DashboardCounts)))]
-pub async fn dashboard(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<DashboardCounts>> {
+pub async fn dashboard(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+) -> ApiResult<Json<DashboardCounts>> {
     let mut conn = state.pool.acquire().await?;
     let (users, transactions) = users::partner_counts(&mut conn, auth.partner_id).await?;
-    Ok(Json(DashboardCounts { users, transactions }))
+    Ok(Json(DashboardCounts {
+        users,
+        transactions,
+    }))
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
@@ -53,16 +59,33 @@ pub struct UsersQuery {
 
 /// The partner's users, newest first.
 #[utoipa::path(get, path = "/partner/users", tag = "users", params(UsersQuery, PageParams), responses((status = 200, body = Page<User>)))]
-pub async fn list(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<UsersQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<User>>> {
+pub async fn list(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Query(q): Query<UsersQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<User>>> {
     let mut conn = state.pool.acquire().await?;
     let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
-    Ok(Json(users::list(&mut conn, auth.partner_id, &users::Filter { search: q.q }, page).await?))
+    Ok(Json(
+        users::list(
+            &mut conn,
+            auth.partner_id,
+            &users::Filter { search: q.q },
+            page,
+        )
+        .await?,
+    ))
 }
 
 /// One user with the address lines. Another partner's user: 404.
 #[utoipa::path(get, path = "/partner/users/{id}", tag = "users", params(("id" = i64, Path)),
     responses((status = 200, body = User), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn one(auth: PartnerAuth, State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<User>> {
+pub async fn one(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<User>> {
     let mut conn = state.pool.acquire().await?;
     Ok(Json(users::get(&mut conn, auth.partner_id, id).await?))
 }
@@ -92,14 +115,31 @@ pub struct Created {
 /// same transaction). 409 when the e-mail is taken among the partner's users.
 #[utoipa::path(post, path = "/partner/users", tag = "users", request_body = CreateUser,
     responses((status = 201, body = Created), (status = 409, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn create(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<CreateUser>) -> ApiResult<(StatusCode, Json<Created>)> {
-    let new = NewUser::parse(&req.first_name, &req.last_name, &req.email, &req.phone_number, &req.password, req.full_access)?;
+pub async fn create(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Json(req): Json<CreateUser>,
+) -> ApiResult<(StatusCode, Json<Created>)> {
+    let new = NewUser::parse(
+        &req.first_name,
+        &req.last_name,
+        &req.email,
+        &req.phone_number,
+        &req.password,
+        req.full_access,
+    )?;
     // Hashed before the transaction: waiting for the hashing pool must not hold locks.
-    let hash = domain::crypto::hash_password_pooled(&new.password).await.map_err(crate::error::ApiError::internal)?;
+    let hash = domain::crypto::hash_password_pooled(&new.password)
+        .await
+        .map_err(crate::error::ApiError::internal)?;
     let mut tx = state.pool.begin().await?;
     let id = users::create(&mut tx, auth.partner_id, &new, &hash).await?;
     // From the partner's own mail server when it set one up: the user is the partner's customer.
-    let mail = SendMail::of(Mail::AccountCreated { partner_id: auth.partner_id, user_id: id }).via_partner(auth.partner_id);
+    let mail = SendMail::of(Mail::AccountCreated {
+        partner_id: auth.partner_id,
+        user_id: id,
+    })
+    .via_partner(auth.partner_id);
     let job_id = jobs::enqueue(&mut tx, &mail).await?;
     domain::job_owners::record(&mut tx, &job_id, auth.partner_id).await?;
     tx.commit().await?;
@@ -116,9 +156,22 @@ pub struct UpdateUser {
 /// Settings tab: Plan Status (is_active) and Access Control (full_access).
 #[utoipa::path(patch, path = "/partner/users/{id}", tag = "users", params(("id" = i64, Path)), request_body = UpdateUser,
     responses((status = 200, body = User), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn update(auth: PartnerAuth, State(state): State<AppState>, Path(id): Path<i64>, Json(req): Json<UpdateUser>) -> ApiResult<Json<User>> {
+pub async fn update(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    Json(req): Json<UpdateUser>,
+) -> ApiResult<Json<User>> {
     let mut tx = state.pool.begin().await?;
-    let user = users::update_flags(&mut tx, auth.partner_id, id, req.is_active, req.full_access, auth.actor()).await?;
+    let user = users::update_flags(
+        &mut tx,
+        auth.partner_id,
+        id,
+        req.is_active,
+        req.full_access,
+        auth.actor(),
+    )
+    .await?;
     tx.commit().await?;
     Ok(Json(user))
 }
@@ -136,13 +189,25 @@ pub async fn client_list(
     let mut conn = state.pool.acquire().await?;
     // An empty page would read as 'this client has no users'; an unknown client is not that.
     domain::clients::get(&mut conn, partner_id).await?;
-    Ok(Json(users::list(&mut conn, partner_id, &users::Filter { search: q.q }, paging.with_default(CLIENT_USERS_PER_PAGE)).await?))
+    Ok(Json(
+        users::list(
+            &mut conn,
+            partner_id,
+            &users::Filter { search: q.q },
+            paging.with_default(CLIENT_USERS_PER_PAGE),
+        )
+        .await?,
+    ))
 }
 
 /// One of the client's users (the user's detail view). Another client's user: 404.
 #[utoipa::path(get, path = "/superadmin/clients/{id}/users/{user_id}", tag = "users", params(("id" = i64, Path), ("user_id" = i64, Path)),
     responses((status = 200, body = User), (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn client_one(_auth: SuperAdminAuth, State(state): State<AppState>, Path((partner_id, user_id)): Path<(i64, i64)>) -> ApiResult<Json<User>> {
+pub async fn client_one(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path((partner_id, user_id)): Path<(i64, i64)>,
+) -> ApiResult<Json<User>> {
     let mut conn = state.pool.acquire().await?;
     Ok(Json(users::get(&mut conn, partner_id, user_id).await?))
 }
@@ -151,9 +216,22 @@ pub async fn client_one(_auth: SuperAdminAuth, State(state): State<AppState>, Pa
 /// audited under the super admin.
 #[utoipa::path(patch, path = "/superadmin/clients/{id}/users/{user_id}", tag = "users", params(("id" = i64, Path), ("user_id" = i64, Path)), request_body = UpdateUser,
     responses((status = 200, body = User), (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn client_update(auth: SuperAdminAuth, State(state): State<AppState>, Path((partner_id, user_id)): Path<(i64, i64)>, Json(req): Json<UpdateUser>) -> ApiResult<Json<User>> {
+pub async fn client_update(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path((partner_id, user_id)): Path<(i64, i64)>,
+    Json(req): Json<UpdateUser>,
+) -> ApiResult<Json<User>> {
     let mut tx = state.pool.begin().await?;
-    let user = users::update_flags(&mut tx, partner_id, user_id, req.is_active, req.full_access, auth.actor()).await?;
+    let user = users::update_flags(
+        &mut tx,
+        partner_id,
+        user_id,
+        req.is_active,
+        req.full_access,
+        auth.actor(),
+    )
+    .await?;
     tx.commit().await?;
     Ok(Json(user))
 }

@@ -16,8 +16,8 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
-    client_ip::ClientIp,
     batch::{self, Upload},
+    client_ip::ClientIp,
     error::ApiResult,
     extract::{Json, Path, Query},
     verification,
@@ -35,7 +35,11 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// The services this API key may call, with the user's price and the required fields.
 #[utoipa::path(get, path = "/verify", tag = "gateway", security(("api_key" = [])),
     responses((status = 200, body = Vec<Offer>), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn offers(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap) -> ApiResult<Json<Vec<Offer>>> {
+pub async fn offers(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+) -> ApiResult<Json<Vec<Offer>>> {
     let mut conn = state.pool.acquire().await?;
     let caller = gateway::caller(&mut conn, crate::gateway::api_key(&headers), ip).await?;
     gateway::admit(&caller)?;
@@ -65,7 +69,11 @@ pub async fn call(
         let mut conn = state.pool.acquire().await?;
         gateway::caller(&mut conn, crate::gateway::api_key(&headers), ip).await?
     };
-    Ok(verification::run(&state, &caller, &service, &body, ip, &headers).await?.into_response())
+    Ok(
+        verification::run(&state, &caller, &service, &body, ip, &headers)
+            .await?
+            .into_response(),
+    )
 }
 
 /// A batch of calls of `service` with this key: the body is a CSV file (UTF-8, at most 2 MB and
@@ -86,25 +94,56 @@ pub async fn submit_batch(
     headers: HeaderMap,
     body: Body,
 ) -> ApiResult<(StatusCode, Json<Batch>)> {
-    let caller = gateway::caller(&mut *state.pool.acquire().await?, crate::gateway::api_key(&headers), ip).await?;
+    let caller = gateway::caller(
+        &mut *state.pool.acquire().await?,
+        crate::gateway::api_key(&headers),
+        ip,
+    )
+    .await?;
     let file = batch::read_file(body).await?;
-    let b = batch::submit(&state, &caller, &service, &file, q.file_name.as_deref().unwrap_or(""), Some(caller.key_id), ip).await?;
+    let b = batch::submit(
+        &state,
+        &caller,
+        &service,
+        &file,
+        q.file_name.as_deref().unwrap_or(""),
+        Some(caller.key_id),
+        ip,
+    )
+    .await?;
     Ok((StatusCode::ACCEPTED, Json(b)))
 }
 
 /// A batch submitted by this key's user: its status and rows done, charged and failed.
 #[utoipa::path(get, path = "/verify/batches/{id}", tag = "gateway", security(("api_key" = [])), params(("id" = i64, Path)),
     responses((status = 200, body = Batch), (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn get_batch(State(state): State<AppState>, ClientIp(ip): ClientIp, Path(id): Path<i64>, headers: HeaderMap) -> ApiResult<Json<Batch>> {
+pub async fn get_batch(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Batch>> {
     let mut conn = state.pool.acquire().await?;
     let caller = gateway::caller(&mut conn, crate::gateway::api_key(&headers), ip).await?;
-    Ok(Json(batches::find(&mut conn, caller.partner_id, caller.user_id, id).await?))
+    Ok(Json(
+        batches::find(&mut conn, caller.partner_id, caller.user_id, id).await?,
+    ))
 }
 
 /// The result file of a batch of this key's user.
 #[utoipa::path(get, path = "/verify/batches/{id}/result", tag = "gateway", security(("api_key" = [])), params(("id" = i64, Path)),
     responses((status = 200, content_type = "text/csv", body = String), (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn batch_result(State(state): State<AppState>, ClientIp(ip): ClientIp, Path(id): Path<i64>, headers: HeaderMap) -> ApiResult<Response> {
-    let caller = gateway::caller(&mut *state.pool.acquire().await?, crate::gateway::api_key(&headers), ip).await?;
+pub async fn batch_result(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let caller = gateway::caller(
+        &mut *state.pool.acquire().await?,
+        crate::gateway::api_key(&headers),
+        ip,
+    )
+    .await?;
     batch::result(&state, caller.partner_id, caller.user_id, id).await
 }

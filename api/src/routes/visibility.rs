@@ -33,41 +33,94 @@ async fn write(state: &AppState, scope: Scope, patch: &Visibility) -> ApiResult<
 
 /// My APIs: what the partner set for all its users (absent means shown).
 #[utoipa::path(get, path = "/partner/visibility", tag = "visibility", responses((status = 200, body = Visibility)))]
-pub async fn partner_get(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<Visibility>> {
-    read(&state, Scope::Partner { partner_id: auth.partner_id }).await
+pub async fn partner_get(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+) -> ApiResult<Json<Visibility>> {
+    read(
+        &state,
+        Scope::Partner {
+            partner_id: auth.partner_id,
+        },
+    )
+    .await
 }
 
 /// Sets the APIs and categories named for all the partner's users; 422 naming an unknown one.
 #[utoipa::path(patch, path = "/partner/visibility", tag = "visibility", request_body = Visibility,
     responses((status = 200, body = Visibility), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn partner_patch(auth: PartnerAuth, State(state): State<AppState>, Json(req): Json<Visibility>) -> ApiResult<Json<Visibility>> {
-    write(&state, Scope::Partner { partner_id: auth.partner_id }, &req).await
+pub async fn partner_patch(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Json(req): Json<Visibility>,
+) -> ApiResult<Json<Visibility>> {
+    write(
+        &state,
+        Scope::Partner {
+            partner_id: auth.partner_id,
+        },
+        &req,
+    )
+    .await
 }
 
 /// One user's settings; another partner's user: 404.
 #[utoipa::path(get, path = "/partner/users/{id}/visibility", tag = "visibility", params(("id" = i64, Path)),
     responses((status = 200, body = Visibility), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn user_get(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>) -> ApiResult<Json<Visibility>> {
-    read(&state, Scope::User { partner_id: auth.partner_id, user_id }).await
+pub async fn user_get(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(user_id): Path<i64>,
+) -> ApiResult<Json<Visibility>> {
+    read(
+        &state,
+        Scope::User {
+            partner_id: auth.partner_id,
+            user_id,
+        },
+    )
+    .await
 }
 
 /// Sets the named entries for one user.
 #[utoipa::path(patch, path = "/partner/users/{id}/visibility", tag = "visibility", params(("id" = i64, Path)), request_body = Visibility,
     responses((status = 200, body = Visibility), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn user_patch(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Json(req): Json<Visibility>) -> ApiResult<Json<Visibility>> {
-    write(&state, Scope::User { partner_id: auth.partner_id, user_id }, &req).await
+pub async fn user_patch(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(user_id): Path<i64>,
+    Json(req): Json<Visibility>,
+) -> ApiResult<Json<Visibility>> {
+    write(
+        &state,
+        Scope::User {
+            partner_id: auth.partner_id,
+            user_id,
+        },
+        &req,
+    )
+    .await
 }
 
 /// API Status of a client: the super admin's setting, over whatever the partner sets.
 #[utoipa::path(get, path = "/superadmin/clients/{id}/visibility", tag = "visibility", params(("id" = i64, Path)),
     responses((status = 200, body = Visibility), (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn client_get(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>) -> ApiResult<Json<Visibility>> {
+pub async fn client_get(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(partner_id): Path<i64>,
+) -> ApiResult<Json<Visibility>> {
     read(&state, Scope::Admin { partner_id }).await
 }
 
 /// Shows or hides APIs and categories for a whole client.
 #[utoipa::path(patch, path = "/superadmin/clients/{id}/visibility", tag = "visibility", params(("id" = i64, Path)), request_body = Visibility,
     responses((status = 200, body = Visibility), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn client_patch(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Json(req): Json<Visibility>) -> ApiResult<Json<Visibility>> {
+pub async fn client_patch(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(partner_id): Path<i64>,
+    Json(req): Json<Visibility>,
+) -> ApiResult<Json<Visibility>> {
     write(&state, Scope::Admin { partner_id }, &req).await
 }

@@ -8,7 +8,10 @@ use domain::{
     audit::Actor,
     paging::{Page, PageParams, PageRequest},
     tenancy,
-    wallets::{self, Balances, Entry, EntryFilter, EntryType, Movement, Owner, Reason, WalletKind, WalletView},
+    wallets::{
+        self, Balances, Entry, EntryFilter, EntryType, Movement, Owner, Reason, WalletKind,
+        WalletView,
+    },
 };
 use serde::{Deserialize, Serialize};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -90,12 +93,25 @@ impl EntryRequest {
                 None
             }
         };
-        let header_key = headers.get("idempotency-key").and_then(|h| h.to_str().ok()).map(str::to_owned);
-        let idempotency_key = self.idempotency_key.or(header_key).map(|k| k.trim().to_owned()).filter(|k| !k.is_empty());
+        let header_key = headers
+            .get("idempotency-key")
+            .and_then(|h| h.to_str().ok())
+            .map(str::to_owned);
+        let idempotency_key = self
+            .idempotency_key
+            .or(header_key)
+            .map(|k| k.trim().to_owned())
+            .filter(|k| !k.is_empty());
         if idempotency_key.as_ref().is_some_and(|k| k.len() > 255) {
-            v.add("idempotency_key", "Idempotency key must be at most 255 characters");
+            v.add(
+                "idempotency_key",
+                "Idempotency key must be at most 255 characters",
+            );
         }
-        let reference = self.reference.map(|r| r.trim().to_owned()).filter(|r| !r.is_empty());
+        let reference = self
+            .reference
+            .map(|r| r.trim().to_owned())
+            .filter(|r| !r.is_empty());
         if reference.as_ref().is_some_and(|r| r.chars().count() > 200) {
             v.add("reference", "Reference must be at most 200 characters");
         }
@@ -111,9 +127,19 @@ impl EntryRequest {
 
 /// Credits or debits one wallet in one transaction (ledger entry, audit row and, when a debit
 /// crosses the low-balance threshold, the alert mail).
-async fn move_money(state: &AppState, owner: Owner, kind: WalletKind, req: ParsedEntry, actor: Actor) -> ApiResult<Json<EntryCreated>> {
+async fn move_money(
+    state: &AppState,
+    owner: Owner,
+    kind: WalletKind,
+    req: ParsedEntry,
+    actor: Actor,
+) -> ApiResult<Json<EntryCreated>> {
     let mut tx = state.pool.begin().await?;
-    if let Owner::User { partner_id, user_id } = owner {
+    if let Owner::User {
+        partner_id,
+        user_id,
+    } = owner
+    {
         tenancy::user_of_partner(&mut tx, partner_id, user_id).await?;
     } else if let Owner::Partner(p) = owner {
         tenancy::partner_exists(&mut tx, p).await?;
@@ -133,7 +159,11 @@ async fn move_money(state: &AppState, owner: Owner, kind: WalletKind, req: Parse
     )
     .await?;
     tx.commit().await?;
-    Ok(Json(EntryCreated { entry_id: moved.entry_id, balance_paise: moved.balance_paise, replayed: moved.replayed }))
+    Ok(Json(EntryCreated {
+        entry_id: moved.entry_id,
+        balance_paise: moved.balance_paise,
+        replayed: moved.replayed,
+    }))
 }
 
 /// Filters of the wallet-transaction lists (newest first, 50 per page by default).
@@ -157,7 +187,12 @@ pub struct EntriesQuery {
 impl EntriesQuery {
     fn split(&self, paging: PageParams) -> (EntryFilter, PageRequest) {
         (
-            EntryFilter { kind: self.kind, entry_type: self.entry_type, from: self.from, to: self.to },
+            EntryFilter {
+                kind: self.kind,
+                entry_type: self.entry_type,
+                from: self.from,
+                to: self.to,
+            },
             paging.with_default(domain::paging::DEFAULT_PER_PAGE),
         )
     }
@@ -170,19 +205,31 @@ fn kind_of(s: &str) -> ApiResult<WalletKind> {
 /// The signed-in partner's API and product wallets (the top bar).
 #[utoipa::path(get, path = "/partner/wallets", tag = "wallets", security(("bearer" = [])),
     responses((status = 200, body = Balances), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn partner_wallets(auth: PartnerAuth, State(state): State<AppState>) -> ApiResult<Json<Balances>> {
+pub async fn partner_wallets(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+) -> ApiResult<Json<Balances>> {
     let mut conn = state.pool.acquire().await?;
-    Ok(Json(wallets::balances(&mut conn, Owner::Partner(auth.partner_id)).await?))
+    Ok(Json(
+        wallets::balances(&mut conn, Owner::Partner(auth.partner_id)).await?,
+    ))
 }
 
 /// The partner's own wallet transactions (My Transactions, Wallet transactions): date, type,
 /// amount, balance.
 #[utoipa::path(get, path = "/partner/wallet-entries", tag = "wallets", params(EntriesQuery, PageParams),
     responses((status = 200, body = Page<Entry>), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn partner_entries(auth: PartnerAuth, State(state): State<AppState>, Query(q): Query<EntriesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Entry>>> {
+pub async fn partner_entries(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Query(q): Query<EntriesQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<Entry>>> {
     let (f, page) = q.split(paging);
     let mut conn = state.pool.acquire().await?;
-    Ok(Json(wallets::entries(&mut conn, Owner::Partner(auth.partner_id), &f, page).await?))
+    Ok(Json(
+        wallets::entries(&mut conn, Owner::Partner(auth.partner_id), &f, page).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -196,10 +243,22 @@ pub struct AlertRequest {
 #[utoipa::path(put, path = "/partner/wallets/{kind}/alert", tag = "wallets",
     params(("kind" = String, Path, description = "api or product")), request_body = AlertRequest,
     responses((status = 200, body = WalletView), (status = 422, body = crate::error::ErrorBody)))]
-pub async fn set_alert(auth: PartnerAuth, State(state): State<AppState>, Path(kind): Path<String>, Json(req): Json<AlertRequest>) -> ApiResult<Json<WalletView>> {
+pub async fn set_alert(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(kind): Path<String>,
+    Json(req): Json<AlertRequest>,
+) -> ApiResult<Json<WalletView>> {
     let kind = kind_of(&kind)?;
     let mut tx = state.pool.begin().await?;
-    let view = wallets::set_alert_threshold(&mut tx, Owner::Partner(auth.partner_id), kind, req.threshold_paise, auth.actor()).await?;
+    let view = wallets::set_alert_threshold(
+        &mut tx,
+        Owner::Partner(auth.partner_id),
+        kind,
+        req.threshold_paise,
+        auth.actor(),
+    )
+    .await?;
     tx.commit().await?;
     Ok(Json(view))
 }
@@ -207,20 +266,50 @@ pub async fn set_alert(auth: PartnerAuth, State(state): State<AppState>, Path(ki
 /// One end user's wallets (User Detail, Credits). Another partner's user: 404.
 #[utoipa::path(get, path = "/partner/users/{id}/wallets", tag = "wallets", params(("id" = i64, Path)),
     responses((status = 200, body = Balances), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn user_wallets(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>) -> ApiResult<Json<Balances>> {
+pub async fn user_wallets(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(user_id): Path<i64>,
+) -> ApiResult<Json<Balances>> {
     let mut conn = state.pool.acquire().await?;
     tenancy::user_of_partner(&mut conn, auth.partner_id, user_id).await?;
-    Ok(Json(wallets::balances(&mut conn, Owner::User { partner_id: auth.partner_id, user_id }).await?))
+    Ok(Json(
+        wallets::balances(
+            &mut conn,
+            Owner::User {
+                partner_id: auth.partner_id,
+                user_id,
+            },
+        )
+        .await?,
+    ))
 }
 
 /// One end user's wallet transactions, newest first.
 #[utoipa::path(get, path = "/partner/users/{id}/wallet-entries", tag = "wallets", params(("id" = i64, Path), EntriesQuery, PageParams),
     responses((status = 200, body = Page<Entry>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn user_entries(auth: PartnerAuth, State(state): State<AppState>, Path(user_id): Path<i64>, Query(q): Query<EntriesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Entry>>> {
+pub async fn user_entries(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(user_id): Path<i64>,
+    Query(q): Query<EntriesQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<Entry>>> {
     let (f, page) = q.split(paging);
     let mut conn = state.pool.acquire().await?;
     tenancy::user_of_partner(&mut conn, auth.partner_id, user_id).await?;
-    Ok(Json(wallets::entries(&mut conn, Owner::User { partner_id: auth.partner_id, user_id }, &f, page).await?))
+    Ok(Json(
+        wallets::entries(
+            &mut conn,
+            Owner::User {
+                partner_id: auth.partner_id,
+                user_id,
+            },
+            &f,
+            page,
+        )
+        .await?,
+    ))
 }
 
 /// Add Credits / Deduct Credits on an end user's wallet. 402 for a debit beyond the balance
@@ -240,26 +329,50 @@ pub async fn user_entry(
 ) -> ApiResult<Json<EntryCreated>> {
     let kind = kind_of(&kind)?;
     let req = req.parse(&headers)?;
-    move_money(&state, Owner::User { partner_id: auth.partner_id, user_id }, kind, req, auth.actor()).await
+    move_money(
+        &state,
+        Owner::User {
+            partner_id: auth.partner_id,
+            user_id,
+        },
+        kind,
+        req,
+        auth.actor(),
+    )
+    .await
 }
 
 /// A client's (partner's) wallets (client details, Credits).
 #[utoipa::path(get, path = "/superadmin/clients/{id}/wallets", tag = "wallets", params(("id" = i64, Path)),
     responses((status = 200, body = Balances), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn client_wallets(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>) -> ApiResult<Json<Balances>> {
+pub async fn client_wallets(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(partner_id): Path<i64>,
+) -> ApiResult<Json<Balances>> {
     let mut conn = state.pool.acquire().await?;
     tenancy::partner_exists(&mut conn, partner_id).await?;
-    Ok(Json(wallets::balances(&mut conn, Owner::Partner(partner_id)).await?))
+    Ok(Json(
+        wallets::balances(&mut conn, Owner::Partner(partner_id)).await?,
+    ))
 }
 
 /// A client's wallet transactions (client details, Wallet Transactions).
 #[utoipa::path(get, path = "/superadmin/clients/{id}/wallet-entries", tag = "wallets", params(("id" = i64, Path), EntriesQuery, PageParams),
     responses((status = 200, body = Page<Entry>), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn client_entries(_auth: SuperAdminAuth, State(state): State<AppState>, Path(partner_id): Path<i64>, Query(q): Query<EntriesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Entry>>> {
+pub async fn client_entries(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(partner_id): Path<i64>,
+    Query(q): Query<EntriesQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<Entry>>> {
     let (f, page) = q.split(paging);
     let mut conn = state.pool.acquire().await?;
     tenancy::partner_exists(&mut conn, partner_id).await?;
-    Ok(Json(wallets::entries(&mut conn, Owner::Partner(partner_id), &f, page).await?))
+    Ok(Json(
+        wallets::entries(&mut conn, Owner::Partner(partner_id), &f, page).await?,
+    ))
 }
 
 /// Add or deduct credits on a client's API or product wallet.
@@ -285,20 +398,40 @@ pub async fn client_entry(
 /// balance and user id (the partner's id). `user_id` narrows it to one partner.
 #[utoipa::path(get, path = "/superadmin/wallet-transactions", tag = "wallets", params(EntriesQuery, PageParams),
     responses((status = 200, body = Page<Entry>), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn all_partner_entries(_auth: SuperAdminAuth, State(state): State<AppState>, Query(q): Query<EntriesQuery>, Query(paging): Query<PageParams>) -> ApiResult<Json<Page<Entry>>> {
+pub async fn all_partner_entries(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Query(q): Query<EntriesQuery>,
+    Query(paging): Query<PageParams>,
+) -> ApiResult<Json<Page<Entry>>> {
     let (f, page) = q.split(paging);
     let mut conn = state.pool.acquire().await?;
-    Ok(Json(wallets::partner_entries(&mut conn, q.user_id, &f, page).await?))
+    Ok(Json(
+        wallets::partner_entries(&mut conn, q.user_id, &f, page).await?,
+    ))
 }
 
 /// A client's end user's wallets (client details, Users, View Details, Credits).
 #[utoipa::path(get, path = "/superadmin/clients/{id}/users/{user_id}/wallets", tag = "wallets",
     params(("id" = i64, Path), ("user_id" = i64, Path)),
     responses((status = 200, body = Balances), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn client_user_wallets(_auth: SuperAdminAuth, State(state): State<AppState>, Path((partner_id, user_id)): Path<(i64, i64)>) -> ApiResult<Json<Balances>> {
+pub async fn client_user_wallets(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path((partner_id, user_id)): Path<(i64, i64)>,
+) -> ApiResult<Json<Balances>> {
     let mut conn = state.pool.acquire().await?;
     tenancy::user_of_partner(&mut conn, partner_id, user_id).await?;
-    Ok(Json(wallets::balances(&mut conn, Owner::User { partner_id, user_id }).await?))
+    Ok(Json(
+        wallets::balances(
+            &mut conn,
+            Owner::User {
+                partner_id,
+                user_id,
+            },
+        )
+        .await?,
+    ))
 }
 
 /// A client's end user's wallet transactions.
@@ -309,12 +442,24 @@ pub async fn client_user_entries(
     _auth: SuperAdminAuth,
     State(state): State<AppState>,
     Path((partner_id, user_id)): Path<(i64, i64)>,
-    Query(q): Query<EntriesQuery>, Query(paging): Query<PageParams>,
+    Query(q): Query<EntriesQuery>,
+    Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<Entry>>> {
     let (f, page) = q.split(paging);
     let mut conn = state.pool.acquire().await?;
     tenancy::user_of_partner(&mut conn, partner_id, user_id).await?;
-    Ok(Json(wallets::entries(&mut conn, Owner::User { partner_id, user_id }, &f, page).await?))
+    Ok(Json(
+        wallets::entries(
+            &mut conn,
+            Owner::User {
+                partner_id,
+                user_id,
+            },
+            &f,
+            page,
+        )
+        .await?,
+    ))
 }
 
 /// The super admin acting for a client on one of its users' wallets (recorded as the super
@@ -334,5 +479,15 @@ pub async fn client_user_entry(
 ) -> ApiResult<Json<EntryCreated>> {
     let kind = kind_of(&kind)?;
     let req = req.parse(&headers)?;
-    move_money(&state, Owner::User { partner_id, user_id }, kind, req, auth.actor()).await
+    move_money(
+        &state,
+        Owner::User {
+            partner_id,
+            user_id,
+        },
+        kind,
+        req,
+        auth.actor(),
+    )
+    .await
 }

@@ -28,7 +28,9 @@ pub fn service(dist: &Path) -> MethodRouter<AppState> {
             Html("<!doctype html><title>KYC Platform</title><p>The web app is not built yet: run <code>npm run build</code> in <code>web/</code>.</p>").into_response()
         });
     }
-    let files = ServeDir::new(dist).append_index_html_on_directories(true).fallback(ServeFile::new(&index));
+    let files = ServeDir::new(dist)
+        .append_index_html_on_directories(true)
+        .fallback(ServeFile::new(&index));
     axum::routing::get(move |State(state): State<AppState>, req: Request| {
         let (files, index) = (files.clone(), index.clone());
         async move {
@@ -46,7 +48,12 @@ pub fn service(dist: &Path) -> MethodRouter<AppState> {
 }
 
 /// A page (not a file such as /assets/app.js) on an active partner site: index.html branded.
-async fn branded_page(state: &AppState, index: &PathBuf, path: &str, headers: &HeaderMap) -> Option<Response> {
+async fn branded_page(
+    state: &AppState,
+    index: &PathBuf,
+    path: &str,
+    headers: &HeaderMap,
+) -> Option<Response> {
     let last = path.rsplit('/').next().unwrap_or("");
     if last.contains('.') && last != "index.html" {
         return None;
@@ -62,18 +69,42 @@ async fn branded_page(state: &AppState, index: &PathBuf, path: &str, headers: &H
     };
     let html = tokio::fs::read_to_string(index).await.ok()?;
     let favicon = links::signed_link(state, site.favicon_key.as_deref()).await;
-    let page = inject(&html, &site.subdomain, &site.title(), favicon.as_deref(), &site.theme_primary, &site.theme());
+    let page = inject(
+        &html,
+        &site.subdomain,
+        &site.title(),
+        favicon.as_deref(),
+        &site.theme_primary,
+        &site.theme(),
+    );
     // The page differs per Host and its favicon link expires: never cache it as shared.
-    Some(([(header::CACHE_CONTROL, "no-cache"), (header::VARY, "Host")], Html(page)).into_response())
+    Some(
+        (
+            [(header::CACHE_CONTROL, "no-cache"), (header::VARY, "Host")],
+            Html(page),
+        )
+            .into_response(),
+    )
 }
 
 fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
 }
 
 /// Replaces the `<title>` and the `<link rel="icon">`, and adds the portal's site marker, the
 /// theme colour and the three colours as CSS variables, just before `</head>`.
-pub fn inject(html: &str, subdomain: &str, title: &str, favicon_url: Option<&str>, theme_colour: &str, theme: &domain::branding::Theme) -> String {
+pub fn inject(
+    html: &str,
+    subdomain: &str,
+    title: &str,
+    favicon_url: Option<&str>,
+    theme_colour: &str,
+    theme: &domain::branding::Theme,
+) -> String {
     let mut out = html.to_owned();
     let title_tag = format!("<title>{}</title>", escape(title));
     match (out.find("<title>"), out.find("</title>")) {
@@ -88,7 +119,14 @@ pub fn inject(html: &str, subdomain: &str, title: &str, favicon_url: Option<&str
         {
             out.replace_range(a..a + len + 1, "");
         }
-        out = out.replacen("</head>", &format!("<link rel=\"icon\" id=\"app-favicon\" href=\"{}\"></head>", escape(url)), 1);
+        out = out.replacen(
+            "</head>",
+            &format!(
+                "<link rel=\"icon\" id=\"app-favicon\" href=\"{}\"></head>",
+                escape(url)
+            ),
+            1,
+        );
     }
     let extra = format!(
         "<meta name=\"portal-site\" content=\"{}\"><meta name=\"theme-color\" content=\"{}\"><style>:root{{--brand-primary:{};--brand-secondary:{};--brand-tertiary:{}}}</style>",
@@ -108,13 +146,39 @@ mod tests {
     #[test]
     fn injects_title_icon_and_colours() {
         let html = "<html><head><link rel=\"icon\" id=\"app-favicon\" href=\"data:,\" /><title>KYC Whitelabel</title></head><body></body></html>";
-        let theme = domain::branding::Theme { primary: "#0F766E".into(), secondary: "#7C3AED".into(), tertiary: "#F59E0B".into() };
-        let out = inject(html, "demo", "Demo <KYC> - Home", Some("/files/x?sig=1&e=2"), "#0F766E", &theme);
-        assert!(out.contains("<title>Demo &lt;KYC&gt; - Home</title>"), "{out}");
-        assert!(!out.contains("KYC Whitelabel") && !out.contains("data:,"), "{out}");
-        assert!(out.contains("<link rel=\"icon\" id=\"app-favicon\" href=\"/files/x?sig=1&amp;e=2\">"), "{out}");
-        assert!(out.contains("<meta name=\"theme-color\" content=\"#0F766E\">"), "{out}");
-        assert!(out.contains("<meta name=\"portal-site\" content=\"demo\">"), "{out}");
+        let theme = domain::branding::Theme {
+            primary: "#0F766E".into(),
+            secondary: "#7C3AED".into(),
+            tertiary: "#F59E0B".into(),
+        };
+        let out = inject(
+            html,
+            "demo",
+            "Demo <KYC> - Home",
+            Some("/files/x?sig=1&e=2"),
+            "#0F766E",
+            &theme,
+        );
+        assert!(
+            out.contains("<title>Demo &lt;KYC&gt; - Home</title>"),
+            "{out}"
+        );
+        assert!(
+            !out.contains("KYC Whitelabel") && !out.contains("data:,"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<link rel=\"icon\" id=\"app-favicon\" href=\"/files/x?sig=1&amp;e=2\">"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<meta name=\"theme-color\" content=\"#0F766E\">"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<meta name=\"portal-site\" content=\"demo\">"),
+            "{out}"
+        );
         assert!(out.contains("--brand-secondary:#7C3AED"), "{out}");
     }
 }

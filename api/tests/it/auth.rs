@@ -7,30 +7,38 @@ use domain::config::CaptchaConfig;
 use serde_json::{Value, json};
 
 use crate::{
-    auth_fixtures::{PASSWORD, fresh_ip, login, mailed_token, post_as, queued_mails, signed_up, signup_body, token_after},
+    auth_fixtures::{
+        PASSWORD, fresh_ip, login, mailed_token, post_as, queued_mails, signed_up, signup_body,
+        token_after,
+    },
     common::TestApp,
 };
 
 #[tokio::test]
 async fn signup_mails_a_link_that_verifies_once_then_login_works() {
     let app = TestApp::spawn().await;
-    let (s, b) = app.post("/api/v1/partner/signup", &signup_body("asha_rao"), None).await;
+    let (s, b) = app
+        .post("/api/v1/partner/signup", &signup_body("asha_rao"), None)
+        .await;
     assert_eq!(s, 201, "{b}");
     let id = b["partner_id"].as_i64().unwrap();
 
     // Stored hashed with argon2id, e-mail lower-cased, both wallets created with the partner.
-    let (hash, email): (String, String) = sqlx::query_as("SELECT password_hash, email::text FROM partners WHERE id = $1")
-        .bind(id)
-        .fetch_one(&app.db.pool)
-        .await
-        .unwrap();
+    let (hash, email): (String, String) =
+        sqlx::query_as("SELECT password_hash, email::text FROM partners WHERE id = $1")
+            .bind(id)
+            .fetch_one(&app.db.pool)
+            .await
+            .unwrap();
     assert!(hash.starts_with("$argon2id$"), "{hash}");
     assert_eq!(email, "asha_rao@partner.test");
-    let wallets: Vec<String> = sqlx::query_scalar("SELECT kind FROM wallets WHERE partner_id = $1 AND user_id IS NULL ORDER BY kind")
-        .bind(id)
-        .fetch_all(&app.db.pool)
-        .await
-        .unwrap();
+    let wallets: Vec<String> = sqlx::query_scalar(
+        "SELECT kind FROM wallets WHERE partner_id = $1 AND user_id IS NULL ORDER BY kind",
+    )
+    .bind(id)
+    .fetch_all(&app.db.pool)
+    .await
+    .unwrap();
     assert_eq!(wallets, ["api", "product"]);
 
     // Not verified yet: 403 with a clear message, and no second mail so soon after the first.
@@ -42,25 +50,51 @@ async fn signup_mails_a_link_that_verifies_once_then_login_works() {
 
     // A worker delivers the verification mail to the outbox.
     app.run_pending_jobs().await;
-    let mail = testkit::eventually(Duration::from_secs(20), || async { testkit::outbox(&app.config).into_iter().next() })
-        .await
-        .expect("verification mail in the outbox");
+    let mail = testkit::eventually(Duration::from_secs(20), || async {
+        testkit::outbox(&app.config).into_iter().next()
+    })
+    .await
+    .expect("verification mail in the outbox");
     assert!(mail.contains("To: asha_rao@partner.test"), "{mail}");
-    assert!(mail.contains("Subject: Verify your email address"), "{mail}");
-    let token = token_after(&mail.replace("=\r\n", ""), "http://localhost:8080/verify-email/");
+    assert!(
+        mail.contains("Subject: Verify your email address"),
+        "{mail}"
+    );
+    let token = token_after(
+        &mail.replace("=\r\n", ""),
+        "http://localhost:8080/verify-email/",
+    );
     assert!(token.len() >= 40, "{token}");
 
-    let (s, b) = app.post("/api/v1/partner/verify-email", &json!({"token": token}), None).await;
+    let (s, b) = app
+        .post(
+            "/api/v1/partner/verify-email",
+            &json!({"token": token}),
+            None,
+        )
+        .await;
     assert_eq!(s, 200, "{b}");
-    assert_eq!(b["message"], "Your email is verified successfully, You can login to your dashboard.");
+    assert_eq!(
+        b["message"],
+        "Your email is verified successfully, You can login to your dashboard."
+    );
     assert_eq!(b["partner"]["onboarding_step"], 2);
     assert!(b["token"].is_string());
-    let (s, b) = app.post("/api/v1/partner/verify-email", &json!({"token": token}), None).await;
+    let (s, b) = app
+        .post(
+            "/api/v1/partner/verify-email",
+            &json!({"token": token}),
+            None,
+        )
+        .await;
     assert_eq!(s, 400, "a link works once: {b}");
 
     let (s, b) = app.post("/api/v1/partner/login", &creds, None).await;
     assert_eq!(s, 200, "{b}");
-    assert_eq!(b["partner"], json!({"id": id, "user_name": "asha_rao", "subdomain": null, "onboarding_step": 2}));
+    assert_eq!(
+        b["partner"],
+        json!({"id": id, "user_name": "asha_rao", "subdomain": null, "onboarding_step": 2})
+    );
     let (s, me) = app.get("/api/v1/partner/me", b["token"].as_str()).await;
     assert_eq!(s, 200);
     assert_eq!(me["email"], "asha_rao@partner.test");
@@ -69,34 +103,68 @@ async fn signup_mails_a_link_that_verifies_once_then_login_works() {
 #[tokio::test]
 async fn verification_links_expire_and_garbage_is_400() {
     let app = TestApp::spawn().await;
-    let (s, _) = app.post("/api/v1/partner/signup", &signup_body("late_one"), None).await;
+    let (s, _) = app
+        .post("/api/v1/partner/signup", &signup_body("late_one"), None)
+        .await;
     assert_eq!(s, 201);
     let token = mailed_token(&app, "late_one@partner.test", "/verify-email/").await;
-    sqlx::query("UPDATE one_time_tokens SET expires_at = now() - interval '1 second'").execute(&app.db.pool).await.unwrap();
-    for t in [json!(token), json!(""), json!("x".repeat(5000)), json!("../../etc"), json!(42)] {
-        let (s, b) = app.post("/api/v1/partner/verify-email", &json!({"token": t}), None).await;
+    sqlx::query("UPDATE one_time_tokens SET expires_at = now() - interval '1 second'")
+        .execute(&app.db.pool)
+        .await
+        .unwrap();
+    for t in [
+        json!(token),
+        json!(""),
+        json!("x".repeat(5000)),
+        json!("../../etc"),
+        json!(42),
+    ] {
+        let (s, b) = app
+            .post("/api/v1/partner/verify-email", &json!({"token": t}), None)
+            .await;
         assert!(s == 400 || s == 422, "{t}: {s} {b}");
     }
-    let (s, b) = app.post("/api/v1/partner/verify-email", &json!({"token": token}), None).await;
-    assert_eq!((s, b["error"]["message"].as_str()), (400, Some(api::routes::auth::VERIFY_FAILED)));
+    let (s, b) = app
+        .post(
+            "/api/v1/partner/verify-email",
+            &json!({"token": token}),
+            None,
+        )
+        .await;
+    assert_eq!(
+        (s, b["error"]["message"].as_str()),
+        (400, Some(api::routes::auth::VERIFY_FAILED))
+    );
 }
 
 #[tokio::test]
 async fn taken_email_or_user_name_is_409_naming_the_field() {
     let app = TestApp::spawn().await;
-    let (s, _) = app.post("/api/v1/partner/signup", &signup_body("first"), None).await;
+    let (s, _) = app
+        .post("/api/v1/partner/signup", &signup_body("first"), None)
+        .await;
     assert_eq!(s, 201);
     let mut same_email = signup_body("second");
     same_email["email"] = json!("FIRST@partner.test");
     let (s, b) = app.post("/api/v1/partner/signup", &same_email, None).await;
     assert_eq!(s, 409, "{b}");
-    assert_eq!(b["error"]["fields"]["email"], "This email is already registered");
+    assert_eq!(
+        b["error"]["fields"]["email"],
+        "This email is already registered"
+    );
     let mut same_name = signup_body("first");
     same_name["email"] = json!("other@partner.test");
     let (s, b) = app.post("/api/v1/partner/signup", &same_name, None).await;
     assert_eq!(s, 409, "{b}");
-    assert_eq!(b["error"]["fields"]["user_name"], "This user name is already taken");
-    assert_eq!(queued_mails(&app).await.len(), 1, "no mail for a refused sign-up");
+    assert_eq!(
+        b["error"]["fields"]["user_name"],
+        "This user name is already taken"
+    );
+    assert_eq!(
+        queued_mails(&app).await.len(),
+        1,
+        "no mail for a refused sign-up"
+    );
 }
 
 #[tokio::test]
@@ -104,14 +172,24 @@ async fn signup_rules_and_bad_bodies_never_500() {
     let app = TestApp::spawn().await;
     let (s, b) = app.post("/api/v1/partner/signup", &json!({}), None).await;
     assert_eq!(s, 422, "{b}");
-    for f in ["first_name", "last_name", "email", "phone_number", "user_name", "password"] {
+    for f in [
+        "first_name",
+        "last_name",
+        "email",
+        "phone_number",
+        "user_name",
+        "password",
+    ] {
         assert!(b["error"]["fields"][f].is_string(), "{f}: {b}");
     }
     let mut weak = signup_body("weakling");
     weak["password"] = json!("password");
     let (s, b) = app.post("/api/v1/partner/signup", &weak, None).await;
     assert_eq!(s, 422);
-    assert_eq!(b["error"]["fields"]["password"], domain::partners::PASSWORD_RULE);
+    assert_eq!(
+        b["error"]["fields"]["password"],
+        domain::partners::PASSWORD_RULE
+    );
 
     let bad_bodies = [
         json!(null),
@@ -137,10 +215,20 @@ async fn signup_rules_and_bad_bodies_never_500() {
             let (s, b) = post_as(&app, &fresh_ip(), path, body, None).await;
             // Forgot password answers 202 to any well-formed pair (no enumeration).
             let accepted = path.ends_with("forgot-password") && s == 202;
-            assert!(accepted || (400..500).contains(&s), "{path} {body}: {s} {b}");
+            assert!(
+                accepted || (400..500).contains(&s),
+                "{path} {body}: {s} {b}"
+            );
             assert!(accepted || b["error"]["code"].is_string(), "{path}: {b}");
         }
-        let res = app.client.post(app.url(path)).header("content-type", "application/json").body("{nope").send().await.unwrap();
+        let res = app
+            .client
+            .post(app.url(path))
+            .header("content-type", "application/json")
+            .body("{nope")
+            .send()
+            .await
+            .unwrap();
         assert_eq!(res.status(), 400, "{path}");
     }
 }
@@ -162,7 +250,11 @@ async fn wrong_credentials_are_one_401_and_inactive_is_403() {
     let (s, b) = try_login("", "").await;
     assert_eq!(s, 422, "{b}");
 
-    sqlx::query("UPDATE partners SET is_active = false WHERE id = $1").bind(p.id).execute(&app.db.pool).await.unwrap();
+    sqlx::query("UPDATE partners SET is_active = false WHERE id = $1")
+        .bind(p.id)
+        .execute(&app.db.pool)
+        .await
+        .unwrap();
     let (s, b) = try_login(&p.email, PASSWORD).await;
     assert_eq!(s, 403, "{b}");
     assert_eq!(b["error"]["message"], api::routes::auth::INACTIVE);
@@ -178,7 +270,10 @@ async fn builtin_captcha_works_once_and_a_wrong_answer_uses_it_up() {
     assert_eq!(s, 200, "{c}");
     assert_eq!(c["mode"], "builtin");
     let image = c["image"].as_str().unwrap();
-    let svg = String::from_utf8(base64_decode(image.strip_prefix("data:image/svg+xml;base64,").unwrap())).unwrap();
+    let svg = String::from_utf8(base64_decode(
+        image.strip_prefix("data:image/svg+xml;base64,").unwrap(),
+    ))
+    .unwrap();
     assert!(svg.starts_with("<svg") && !svg.contains("<text"), "{svg}");
 
     let login = |captcha: Value| {
@@ -187,36 +282,59 @@ async fn builtin_captcha_works_once_and_a_wrong_answer_uses_it_up() {
         async move { post_as(app, &fresh_ip(), "/api/v1/partner/login", &body, None).await }
     };
     let (s, b) = login(Value::Null).await;
-    assert_eq!((s, b["error"]["fields"]["captcha"].as_str()), (422, Some(domain::captcha::REQUIRED)));
+    assert_eq!(
+        (s, b["error"]["fields"]["captcha"].as_str()),
+        (422, Some(domain::captcha::REQUIRED))
+    );
 
     // Right answer (any case): signs in once; the same captcha again is refused.
-    let id = domain::captcha::store(&app.db.pool, &app.config, "ACE79").await.unwrap();
+    let id = domain::captcha::store(&app.db.pool, &app.config, "ACE79")
+        .await
+        .unwrap();
     let (s, b) = login(json!({"id": id, "answer": "ace79"})).await;
     assert_eq!(s, 200, "{b}");
     let (s, b) = login(json!({"id": id, "answer": "ace79"})).await;
-    assert_eq!((s, b["error"]["fields"]["captcha"].as_str()), (422, Some(domain::captcha::WRONG)));
+    assert_eq!(
+        (s, b["error"]["fields"]["captcha"].as_str()),
+        (422, Some(domain::captcha::WRONG))
+    );
 
     // A wrong answer fails and uses the captcha up: the right answer afterwards fails too.
-    let id = domain::captcha::store(&app.db.pool, &app.config, "HKM34").await.unwrap();
+    let id = domain::captcha::store(&app.db.pool, &app.config, "HKM34")
+        .await
+        .unwrap();
     let (s, _) = login(json!({"id": id, "answer": "HKM35"})).await;
     assert_eq!(s, 422);
     let (s, _) = login(json!({"id": id, "answer": "HKM34"})).await;
     assert_eq!(s, 422);
 
     // A failed sign-in (wrong password) uses its captcha up as well.
-    let id = domain::captcha::store(&app.db.pool, &app.config, "TUV79").await.unwrap();
-    let body = json!({"email": p, "password": "Wrong-pass1", "captcha": {"id": id, "answer": "TUV79"}});
+    let id = domain::captcha::store(&app.db.pool, &app.config, "TUV79")
+        .await
+        .unwrap();
+    let body =
+        json!({"email": p, "password": "Wrong-pass1", "captcha": {"id": id, "answer": "TUV79"}});
     let (s, _) = post_as(&app, &fresh_ip(), "/api/v1/partner/login", &body, None).await;
     assert_eq!(s, 401);
     let (s, _) = login(json!({"id": id, "answer": "TUV79"})).await;
     assert_eq!(s, 422);
 
     // Expired challenges fail.
-    let id = domain::captcha::store(&app.db.pool, &app.config, "XY349").await.unwrap();
-    sqlx::query("UPDATE captchas SET expires_at = now() - interval '1 second'").execute(&app.db.pool).await.unwrap();
+    let id = domain::captcha::store(&app.db.pool, &app.config, "XY349")
+        .await
+        .unwrap();
+    sqlx::query("UPDATE captchas SET expires_at = now() - interval '1 second'")
+        .execute(&app.db.pool)
+        .await
+        .unwrap();
     let (s, _) = login(json!({"id": id, "answer": "XY349"})).await;
     assert_eq!(s, 422);
-    for junk in [json!("string"), json!({"id": "not-a-uuid", "answer": "x"}), json!({"id": 5}), json!([1])] {
+    for junk in [
+        json!("string"),
+        json!({"id": "not-a-uuid", "answer": "x"}),
+        json!({"id": 5}),
+        json!([1]),
+    ] {
         let (s, b) = login(junk.clone()).await;
         assert_eq!(s, 422, "{junk}: {b}");
     }
@@ -227,12 +345,20 @@ async fn signed_up_with_captcha(app: &TestApp) -> String {
     let mut body = signup_body("captcha_user");
     let (s, _) = app.post("/api/v1/partner/signup", &body, None).await;
     assert_eq!(s, 422, "sign-up without a captcha is refused");
-    let id = domain::captcha::store(&app.db.pool, &app.config, "MNP47").await.unwrap();
+    let id = domain::captcha::store(&app.db.pool, &app.config, "MNP47")
+        .await
+        .unwrap();
     body["captcha"] = json!({"id": id, "answer": " mnp47 "});
     let (s, b) = app.post("/api/v1/partner/signup", &body, None).await;
     assert_eq!(s, 201, "{b}");
     let token = mailed_token(app, "captcha_user@partner.test", "/verify-email/").await;
-    let (s, _) = app.post("/api/v1/partner/verify-email", &json!({"token": token}), None).await;
+    let (s, _) = app
+        .post(
+            "/api/v1/partner/verify-email",
+            &json!({"token": token}),
+            None,
+        )
+        .await;
     assert_eq!(s, 200);
     "captcha_user@partner.test".into()
 }
@@ -250,7 +376,10 @@ fn base64_decode(s: &str) -> Vec<u8> {
     bytes
         .chunks(4)
         .flat_map(|ch| {
-            let n = ch.iter().enumerate().fold(0u32, |acc, (i, &v)| acc | (u32::from(v) << (18 - 6 * i)));
+            let n = ch
+                .iter()
+                .enumerate()
+                .fold(0u32, |acc, (i, &v)| acc | (u32::from(v) << (18 - 6 * i)));
             let out = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
             out.into_iter().take(ch.len() - 1).collect::<Vec<_>>()
         })
@@ -265,10 +394,23 @@ async fn a_burst_of_sign_ins_from_one_ip_gets_429() {
     let body = json!({"email": "", "password": "", "captcha": null});
     let mut statuses = vec![];
     for _ in 0..12 {
-        let res = app.client.post(app.url("/api/v1/partner/login")).json(&body).send().await.unwrap();
-        statuses.push((res.status().as_u16(), res.headers().get("retry-after").is_some(), res.json::<Value>().await.unwrap()));
+        let res = app
+            .client
+            .post(app.url("/api/v1/partner/login"))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        statuses.push((
+            res.status().as_u16(),
+            res.headers().get("retry-after").is_some(),
+            res.json::<Value>().await.unwrap(),
+        ));
     }
-    assert!(statuses[..10].iter().all(|(s, _, _)| *s == 422), "{statuses:?}");
+    assert!(
+        statuses[..10].iter().all(|(s, _, _)| *s == 422),
+        "{statuses:?}"
+    );
     let (s, retry_after, b) = &statuses[10];
     assert_eq!(*s, 429, "{b}");
     assert!(retry_after);
@@ -285,7 +427,11 @@ async fn sign_up_forgot_password_and_contact_are_limited_too() {
     let app = TestApp::spawn().await;
     for (path, body, burst) in [
         ("/api/v1/partner/signup", json!({}), 10),
-        ("/api/v1/partner/forgot-password", json!({"email": "a@b.co", "user_name": "x"}), 5),
+        (
+            "/api/v1/partner/forgot-password",
+            json!({"email": "a@b.co", "user_name": "x"}),
+            5,
+        ),
         ("/api/v1/public/contact", json!({}), 5),
     ] {
         let ip = fresh_ip();
@@ -305,41 +451,117 @@ async fn forgot_and_reset_password_with_one_use_links() {
     let mails_before = queued_mails(&app).await.len();
 
     // No enumeration: 202 whether or not the pair matches; a mail only when it does.
-    for body in [json!({"email": "nobody@partner.test", "user_name": "forgetful"}), json!({"email": p.email, "user_name": "someone"})] {
-        let (s, b) = post_as(&app, &fresh_ip(), "/api/v1/partner/forgot-password", &body, None).await;
+    for body in [
+        json!({"email": "nobody@partner.test", "user_name": "forgetful"}),
+        json!({"email": p.email, "user_name": "someone"}),
+    ] {
+        let (s, b) = post_as(
+            &app,
+            &fresh_ip(),
+            "/api/v1/partner/forgot-password",
+            &body,
+            None,
+        )
+        .await;
         assert_eq!(s, 202, "{b}");
     }
     assert_eq!(queued_mails(&app).await.len(), mails_before);
-    let (s, b) = post_as(&app, &fresh_ip(), "/api/v1/partner/forgot-password", &json!({"email": "", "user_name": ""}), None).await;
+    let (s, b) = post_as(
+        &app,
+        &fresh_ip(),
+        "/api/v1/partner/forgot-password",
+        &json!({"email": "", "user_name": ""}),
+        None,
+    )
+    .await;
     assert_eq!(s, 422, "{b}");
-    let (s, _) = post_as(&app, &fresh_ip(), "/api/v1/partner/forgot-password", &json!({"email": " FORGETFUL@Partner.test ", "user_name": "forgetful"}), None).await;
+    let (s, _) = post_as(
+        &app,
+        &fresh_ip(),
+        "/api/v1/partner/forgot-password",
+        &json!({"email": " FORGETFUL@Partner.test ", "user_name": "forgetful"}),
+        None,
+    )
+    .await;
     assert_eq!(s, 202);
     let token = mailed_token(&app, &p.email, "/reset-password-admin/").await;
 
-    let (s, b) = app.post("/api/v1/partner/reset-password/verify", &json!({"token": token}), None).await;
+    let (s, b) = app
+        .post(
+            "/api/v1/partner/reset-password/verify",
+            &json!({"token": token}),
+            None,
+        )
+        .await;
     assert_eq!(s, 200, "{b}");
     assert_eq!(b, json!({"user_id": p.id, "user_name": "forgetful"}));
 
     let reset = |new: &str, confirm: &str| json!({"token": token, "new_password": new, "confirm_new_password": confirm});
-    let (s, b) = app.post("/api/v1/partner/reset-password", &reset("NewSecret1", "NewSecret2"), None).await;
+    let (s, b) = app
+        .post(
+            "/api/v1/partner/reset-password",
+            &reset("NewSecret1", "NewSecret2"),
+            None,
+        )
+        .await;
     assert_eq!(s, 422);
-    assert_eq!(b["error"]["message"], "New Password and Confirm Password didnot match!");
-    let (s, b) = app.post("/api/v1/partner/reset-password", &reset("lowercase", "lowercase"), None).await;
+    assert_eq!(
+        b["error"]["message"],
+        "New Password and Confirm Password didnot match!"
+    );
+    let (s, b) = app
+        .post(
+            "/api/v1/partner/reset-password",
+            &reset("lowercase", "lowercase"),
+            None,
+        )
+        .await;
     assert_eq!(s, 422);
     assert_eq!(b["error"]["message"], domain::partners::PASSWORD_RULE);
-    let (s, b) = app.post("/api/v1/partner/reset-password", &reset("NewSecret1", "NewSecret1"), None).await;
+    let (s, b) = app
+        .post(
+            "/api/v1/partner/reset-password",
+            &reset("NewSecret1", "NewSecret1"),
+            None,
+        )
+        .await;
     assert_eq!(s, 200, "{b}");
 
     // Used: both the check and the reset say the session expired.
-    let (s, b) = app.post("/api/v1/partner/reset-password/verify", &json!({"token": token}), None).await;
-    assert_eq!((s, b["error"]["message"].as_str()), (400, Some("Session expired ! Please try again")));
-    let (s, b) = app.post("/api/v1/partner/reset-password", &reset("Another1!", "Another1!"), None).await;
-    assert_eq!((s, b["error"]["message"].as_str()), (400, Some("Session expired ! Please try again")));
+    let (s, b) = app
+        .post(
+            "/api/v1/partner/reset-password/verify",
+            &json!({"token": token}),
+            None,
+        )
+        .await;
+    assert_eq!(
+        (s, b["error"]["message"].as_str()),
+        (400, Some("Session expired ! Please try again"))
+    );
+    let (s, b) = app
+        .post(
+            "/api/v1/partner/reset-password",
+            &reset("Another1!", "Another1!"),
+            None,
+        )
+        .await;
+    assert_eq!(
+        (s, b["error"]["message"].as_str()),
+        (400, Some("Session expired ! Please try again"))
+    );
     login(&app, &p.email, "NewSecret1").await;
 
     // Expired links too, and a newer link replaces an older one.
     for _ in 0..2 {
-        let (s, _) = post_as(&app, &fresh_ip(), "/api/v1/partner/forgot-password", &json!({"email": p.email, "user_name": "forgetful"}), None).await;
+        let (s, _) = post_as(
+            &app,
+            &fresh_ip(),
+            "/api/v1/partner/forgot-password",
+            &json!({"email": p.email, "user_name": "forgetful"}),
+            None,
+        )
+        .await;
         assert_eq!(s, 202);
     }
     let mails = queued_mails(&app).await;
@@ -349,13 +571,25 @@ async fn forgot_and_reset_password_with_one_use_links() {
         .map(|(_, _, t)| token_after(t, "http://localhost:8080/reset-password-admin/"))
         .collect();
     let (older, newest) = (&links[links.len() - 2], &links[links.len() - 1]);
-    let (s, _) = app.post("/api/v1/partner/reset-password/verify", &json!({"token": older}), None).await;
+    let (s, _) = app
+        .post(
+            "/api/v1/partner/reset-password/verify",
+            &json!({"token": older}),
+            None,
+        )
+        .await;
     assert_eq!(s, 400, "the older link stopped working");
     sqlx::query("UPDATE one_time_tokens SET expires_at = now() - interval '1 second' WHERE purpose = 'reset_password'")
         .execute(&app.db.pool)
         .await
         .unwrap();
-    let (s, _) = app.post("/api/v1/partner/reset-password/verify", &json!({"token": newest}), None).await;
+    let (s, _) = app
+        .post(
+            "/api/v1/partner/reset-password/verify",
+            &json!({"token": newest}),
+            None,
+        )
+        .await;
     assert_eq!(s, 400, "expired");
 }
 
@@ -364,16 +598,46 @@ async fn change_password_while_signed_in() {
     let app = TestApp::spawn().await;
     let p = signed_up(&app, "changer").await;
     let path = "/api/v1/partner/change-password";
-    let (s, _) = app.post(path, &json!({"current_password": PASSWORD, "new_password": "Changed123"}), None).await;
+    let (s, _) = app
+        .post(
+            path,
+            &json!({"current_password": PASSWORD, "new_password": "Changed123"}),
+            None,
+        )
+        .await;
     assert_eq!(s, 401);
-    let (s, b) = app.post(path, &json!({"current_password": "Nope12345", "new_password": "Changed123"}), Some(&p.token)).await;
+    let (s, b) = app
+        .post(
+            path,
+            &json!({"current_password": "Nope12345", "new_password": "Changed123"}),
+            Some(&p.token),
+        )
+        .await;
     assert_eq!(s, 422);
-    assert_eq!(b["error"]["fields"]["current_password"], "Current password is incorrect");
+    assert_eq!(
+        b["error"]["fields"]["current_password"],
+        "Current password is incorrect"
+    );
     let (s, b) = app.post(path, &json!({"current_password": PASSWORD, "new_password": "Changed123", "confirm_new_password": "Changed124"}), Some(&p.token)).await;
-    assert_eq!((s, b["error"]["message"].as_str()), (422, Some("New Password and Confirm Password didnot match!")));
-    let (s, _) = app.post(path, &json!({"current_password": PASSWORD, "new_password": "short"}), Some(&p.token)).await;
+    assert_eq!(
+        (s, b["error"]["message"].as_str()),
+        (422, Some("New Password and Confirm Password didnot match!"))
+    );
+    let (s, _) = app
+        .post(
+            path,
+            &json!({"current_password": PASSWORD, "new_password": "short"}),
+            Some(&p.token),
+        )
+        .await;
     assert_eq!(s, 422);
-    let (s, b) = app.post(path, &json!({"current_password": PASSWORD, "new_password": "Changed123"}), Some(&p.token)).await;
+    let (s, b) = app
+        .post(
+            path,
+            &json!({"current_password": PASSWORD, "new_password": "Changed123"}),
+            Some(&p.token),
+        )
+        .await;
     assert_eq!(s, 200, "{b}");
     login(&app, &p.email, "Changed123").await;
 }
@@ -381,10 +645,27 @@ async fn change_password_while_signed_in() {
 #[tokio::test]
 async fn superadmin_login_and_me() {
     let app = TestApp::spawn().await;
-    domain::superadmins::upsert(&app.db.pool, "root@kyc.test", "Admin-pass1").await.unwrap();
-    let (s, b) = app.post("/api/v1/superadmin/login", &json!({"email": "ROOT@kyc.test", "password": "wrong-pass", "captcha": null}), None).await;
-    assert_eq!((s, b["error"]["message"].as_str()), (401, Some("Invalid email or password")));
-    let (s, b) = app.post("/api/v1/superadmin/login", &json!({"email": "ROOT@kyc.test", "password": "Admin-pass1", "captcha": null}), None).await;
+    domain::superadmins::upsert(&app.db.pool, "root@kyc.test", "Admin-pass1")
+        .await
+        .unwrap();
+    let (s, b) = app
+        .post(
+            "/api/v1/superadmin/login",
+            &json!({"email": "ROOT@kyc.test", "password": "wrong-pass", "captcha": null}),
+            None,
+        )
+        .await;
+    assert_eq!(
+        (s, b["error"]["message"].as_str()),
+        (401, Some("Invalid email or password"))
+    );
+    let (s, b) = app
+        .post(
+            "/api/v1/superadmin/login",
+            &json!({"email": "ROOT@kyc.test", "password": "Admin-pass1", "captcha": null}),
+            None,
+        )
+        .await;
     assert_eq!(s, 200, "{b}");
     let token = b["token"].as_str().unwrap();
     let (s, me) = app.get("/api/v1/superadmin/me", Some(token)).await;

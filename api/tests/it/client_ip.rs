@@ -66,5 +66,9 @@ async fn the_audit_log_records_the_client_address_of_a_change() {
         .fetch_one(&app.db.pool)
         .await
         .unwrap();
-    assert_eq!(ip.as_deref(), Some("127.0.0.1"), "the peer, as the limits and the gateway see it");
+    assert_eq!(
+        ip.as_deref(),
+        Some("127.0.0.1"),
+        "the peer, as the limits and the gateway see it"
+    );
 }

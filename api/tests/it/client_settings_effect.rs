@@ -13,7 +13,14 @@ use crate::{
 };
 
 async fn patch(app: &TestApp, path: &str, body: &Value, token: &str) -> (u16, Value) {
-    let res = app.client.patch(app.url(path)).bearer_auth(token).json(body).send().await.unwrap();
+    let res = app
+        .client
+        .patch(app.url(path))
+        .bearer_auth(token)
+        .json(body)
+        .send()
+        .await
+        .unwrap();
     let s = res.status().as_u16();
     (s, res.json().await.unwrap_or(Value::Null))
 }
@@ -35,9 +42,22 @@ async fn every_client_setting_is_honoured_by_the_gateway() {
         async move { gs::verify(app, &app.base, &key, service, &body).await }
     };
     let offered = || async {
-        let res = app.client.get(app.url("/api/v1/verify")).header("x-api-key", &s.key).send().await.unwrap();
+        let res = app
+            .client
+            .get(app.url("/api/v1/verify"))
+            .header("x-api-key", &s.key)
+            .send()
+            .await
+            .unwrap();
         let list: Value = res.json().await.unwrap();
-        let mut services = list.as_array().map(|a| a.iter().map(|o| o["service"].as_str().unwrap().to_owned()).collect::<Vec<_>>()).unwrap_or_default();
+        let mut services = list
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|o| o["service"].as_str().unwrap().to_owned())
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
         services.sort();
         services
     };
@@ -51,7 +71,10 @@ async fn every_client_setting_is_honoured_by_the_gateway() {
 
     // The client's own base URL, while its status is on.
     let (st, h, _) = call("pan_check").await;
-    assert_eq!((st, &h["x-charged-paise"]), (200, &"100".parse::<reqwest::header::HeaderValue>().unwrap()));
+    assert_eq!(
+        (st, &h["x-charged-paise"]),
+        (200, &"100".parse::<reqwest::header::HeaderValue>().unwrap())
+    );
     assert_eq!((own.hits(), platform.hits()), (1, 0));
     // Status off: the platform's upstream, though the URL is kept.
     set(json!({"base_url_active": false})).await;
@@ -88,26 +111,65 @@ async fn every_client_setting_is_honoured_by_the_gateway() {
 
     // API Status: a hidden API is refused 403 for the client's users, and not offered; the
     // partner cannot show it again from its own My APIs.
-    let (st, _) = patch(&app, &visibility, &json!({"apis": {"pan_check": false}, "categories": {}}), &admin).await;
+    let (st, _) = patch(
+        &app,
+        &visibility,
+        &json!({"apis": {"pan_check": false}, "categories": {}}),
+        &admin,
+    )
+    .await;
     assert_eq!(st, 200);
     let (st, _, b) = call("pan_check").await;
     assert_eq!(st, 403, "{b}");
     assert_eq!(offered().await, vec!["gst_check"]);
     let partner_token = fixtures::partner_token(&app, s.partner_id, "acme").await;
-    let (st, _) = patch(&app, "/api/v1/partner/visibility", &json!({"apis": {"pan_check": true}, "categories": {}}), &partner_token).await;
+    let (st, _) = patch(
+        &app,
+        "/api/v1/partner/visibility",
+        &json!({"apis": {"pan_check": true}, "categories": {}}),
+        &partner_token,
+    )
+    .await;
     assert_eq!(st, 200);
-    assert_eq!(call("pan_check").await.0, 403, "the super admin's Hide is over the partner's Show");
+    assert_eq!(
+        call("pan_check").await.0,
+        403,
+        "the super admin's Hide is over the partner's Show"
+    );
     // Another client's users are untouched.
-    assert_eq!(gs::verify(&app, &app.base, &other.key, "gst_check", &body).await.0, 200);
-    patch(&app, &visibility, &json!({"apis": {"pan_check": true}, "categories": {}}), &admin).await;
+    assert_eq!(
+        gs::verify(&app, &app.base, &other.key, "gst_check", &body)
+            .await
+            .0,
+        200
+    );
+    patch(
+        &app,
+        &visibility,
+        &json!({"apis": {"pan_check": true}, "categories": {}}),
+        &admin,
+    )
+    .await;
     assert_eq!(call("pan_check").await.0, 200);
     // A hidden category hides every API in it.
-    let (st, _) = patch(&app, &visibility, &json!({"apis": {}, "categories": {"identity": false}}), &admin).await;
+    let (st, _) = patch(
+        &app,
+        &visibility,
+        &json!({"apis": {}, "categories": {"identity": false}}),
+        &admin,
+    )
+    .await;
     assert_eq!(st, 200);
     assert_eq!(call("pan_check").await.0, 403);
     assert_eq!(call("gst_check").await.0, 403);
     assert!(offered().await.is_empty());
-    patch(&app, &visibility, &json!({"apis": {}, "categories": {"identity": true}}), &admin).await;
+    patch(
+        &app,
+        &visibility,
+        &json!({"apis": {}, "categories": {"identity": true}}),
+        &admin,
+    )
+    .await;
     assert_eq!(call("pan_check").await.0, 200);
     gs::audit(&app).await;
 }
@@ -117,14 +179,35 @@ async fn batch_processing_is_what_the_clients_site_reads() {
     let app = TestApp::spawn().await;
     let admin = app.superadmin_token();
     let p = fixtures::partner(&app, "alpha").await;
-    let (st, r) = put(&app, "/api/v1/partner/subdomain", &json!({"subdomain": "alpha-kyc"}), Some(&p.token)).await;
+    let (st, r) = put(
+        &app,
+        "/api/v1/partner/subdomain",
+        &json!({"subdomain": "alpha-kyc"}),
+        Some(&p.token),
+    )
+    .await;
     assert_eq!(st, 202, "{r}");
     app.run_pending_jobs().await;
-    let site = || async { app.get("/api/v1/public/branding?subdomain=alpha-kyc", None).await.1["batch_processing"].clone() };
+    let site = || async {
+        app.get("/api/v1/public/branding?subdomain=alpha-kyc", None)
+            .await
+            .1["batch_processing"]
+            .clone()
+    };
     assert_eq!(site().await, json!(false));
     let path = format!("/api/v1/superadmin/clients/{}/settings", p.id);
-    assert_eq!(patch(&app, &path, &json!({"batch_processing": true}), &admin).await.0, 200);
+    assert_eq!(
+        patch(&app, &path, &json!({"batch_processing": true}), &admin)
+            .await
+            .0,
+        200
+    );
     assert_eq!(site().await, json!(true));
-    assert_eq!(patch(&app, &path, &json!({"batch_processing": false}), &admin).await.0, 200);
+    assert_eq!(
+        patch(&app, &path, &json!({"batch_processing": false}), &admin)
+            .await
+            .0,
+        200
+    );
     assert_eq!(site().await, json!(false));
 }

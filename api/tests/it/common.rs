@@ -5,7 +5,10 @@
 
 use std::{sync::Arc, time::Duration};
 
-use api::{AppState, auth::{Claims, Role}};
+use api::{
+    AppState,
+    auth::{Claims, Role},
+};
 use domain::config::Config;
 use serde_json::Value;
 use tokio::sync::oneshot;
@@ -57,11 +60,29 @@ impl TestApp {
             .await
             .unwrap();
         });
-        let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_secs(30))
+            .build()
+            .unwrap();
         let mut conn = db.pool.acquire().await.unwrap();
-        let superadmin_sid = domain::sessions::start(&mut conn, domain::sessions::PrincipalKind::Superadmin, 1, config.session_ttl).await.unwrap();
+        let superadmin_sid = domain::sessions::start(
+            &mut conn,
+            domain::sessions::PrincipalKind::Superadmin,
+            1,
+            config.session_ttl,
+        )
+        .await
+        .unwrap();
         drop(conn);
-        Self { base, client, db, config, state, superadmin_sid, shutdown: Some(tx) }
+        Self {
+            base,
+            client,
+            db,
+            config,
+            state,
+            superadmin_sid,
+            shutdown: Some(tx),
+        }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -79,7 +100,10 @@ impl TestApp {
             })
             .await
         });
-        WorkerHandle { stop: Some(tx), task }
+        WorkerHandle {
+            stop: Some(tx),
+            task,
+        }
     }
 
     /// Runs every due job of every kind in this process, through the worker's handlers and
@@ -92,7 +116,16 @@ impl TestApp {
 
     pub fn superadmin_token(&self) -> String {
         self.state
-            .issue_token(Claims { sub: 1, role: Role::Superadmin, user_name: None, subdomain: None, email: Some("root@test".into()), exp: 0, iat: 0, sid: self.superadmin_sid })
+            .issue_token(Claims {
+                sub: 1,
+                role: Role::Superadmin,
+                user_name: None,
+                subdomain: None,
+                email: Some("root@test".into()),
+                exp: 0,
+                iat: 0,
+                sid: self.superadmin_sid,
+            })
             .unwrap()
     }
 

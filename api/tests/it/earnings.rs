@@ -27,43 +27,101 @@ async fn raw(app: &TestApp, partner_id: i64, from: &str, to: &str) -> (i64, i64,
 }
 
 fn totals(b: &Value) -> (i64, i64, i64, i64) {
-    (b["calls"].as_i64().unwrap(), b["revenue_paise"].as_i64().unwrap(), b["cost_paise"].as_i64().unwrap(), b["margin_paise"].as_i64().unwrap())
+    (
+        b["calls"].as_i64().unwrap(),
+        b["revenue_paise"].as_i64().unwrap(),
+        b["cost_paise"].as_i64().unwrap(),
+        b["margin_paise"].as_i64().unwrap(),
+    )
 }
 
 #[tokio::test]
 async fn gateway_calls_earn_their_margin_and_refunded_calls_earn_nothing() {
     let app = TestApp::spawn().await;
     let up = Upstream::start().await;
-    let s = gs::live(&app, "earnacme", &up.base, "earn_pan", 1_000, 100_000, 100_000).await;
+    let s = gs::live(
+        &app, "earnacme", &up.base, "earn_pan", 1_000, 100_000, 100_000,
+    )
+    .await;
     let token = fixtures::partner_token(&app, s.partner_id, "earnacme").await;
     // The partner sells at 20 % over its cost: the user pays ₹12.00, the partner ₹10.00.
-    let (st, b) = fixtures::put(&app, "/api/v1/partner/selling-prices/margin", &json!({"default_margin_percent": 20}), Some(&token)).await;
+    let (st, b) = fixtures::put(
+        &app,
+        "/api/v1/partner/selling-prices/margin",
+        &json!({"default_margin_percent": 20}),
+        Some(&token),
+    )
+    .await;
     assert_eq!(st, 200, "{b}");
 
     for _ in 0..3 {
-        assert_eq!(gs::verify(&app, &app.base, &s.key, "earn_pan", &json!({"id_number": "ABCDE1234F"})).await.0, 200);
+        assert_eq!(
+            gs::verify(
+                &app,
+                &app.base,
+                &s.key,
+                "earn_pan",
+                &json!({"id_number": "ABCDE1234F"})
+            )
+            .await
+            .0,
+            200
+        );
     }
     up.set(gs::FAIL_500);
     for _ in 0..2 {
-        assert_eq!(gs::verify(&app, &app.base, &s.key, "earn_pan", &json!({"id_number": "ABCDE1234F"})).await.0, 502);
+        assert_eq!(
+            gs::verify(
+                &app,
+                &app.base,
+                &s.key,
+                "earn_pan",
+                &json!({"id_number": "ABCDE1234F"})
+            )
+            .await
+            .0,
+            502
+        );
     }
-    let refunded = fixtures::count(&app, "SELECT count(*) FROM api_transactions WHERE status = 'refunded'").await;
+    let refunded = fixtures::count(
+        &app,
+        "SELECT count(*) FROM api_transactions WHERE status = 'refunded'",
+    )
+    .await;
     assert_eq!(refunded, 2);
 
     let today = chrono::Utc::now().date_naive().to_string();
-    let (st, e) = app.get(&format!("/api/v1/partner/earnings?from={today}&to={today}"), Some(&token)).await;
+    let (st, e) = app
+        .get(
+            &format!("/api/v1/partner/earnings?from={today}&to={today}"),
+            Some(&token),
+        )
+        .await;
     assert_eq!(st, 200, "{e}");
     assert_eq!(totals(&e), (3, 3_600, 3_000, 600), "{e}");
-    assert_eq!(raw(&app, s.partner_id, &today, &today).await, (3, 3_600, 3_000));
+    assert_eq!(
+        raw(&app, s.partner_id, &today, &today).await,
+        (3, 3_600, 3_000)
+    );
     assert_eq!(e["days"].as_array().unwrap().len(), 1);
     assert_eq!(e["days"][0]["day"], today.as_str());
     assert_eq!(e["days"][0]["margin_paise"], 600);
     assert_eq!(e["apis"].as_array().unwrap().len(), 1);
-    assert_eq!((e["apis"][0]["service"].as_str(), e["apis"][0]["name"].as_str()), (Some("earn_pan"), Some("API earn_pan")), "{e}");
+    assert_eq!(
+        (
+            e["apis"][0]["service"].as_str(),
+            e["apis"][0]["name"].as_str()
+        ),
+        (Some("earn_pan"), Some("API earn_pan")),
+        "{e}"
+    );
     assert_eq!(totals(&e["apis"][0]), (3, 3_600, 3_000, 600));
     // The default period is the last 30 days, today included.
     let (_, d) = app.get("/api/v1/partner/earnings", Some(&token)).await;
-    assert_eq!((d["days"].as_array().unwrap().len(), d["to"].as_str()), (30, Some(today.as_str())));
+    assert_eq!(
+        (d["days"].as_array().unwrap().len(), d["to"].as_str()),
+        (30, Some(today.as_str()))
+    );
     assert_eq!(totals(&d), (3, 3_600, 3_000, 600));
 }
 
@@ -92,30 +150,64 @@ async fn counters_equal_the_transactions_through_every_change_and_per_partner() 
     let app = TestApp::spawn().await;
     let a = fixtures::partner(&app, "earna").await;
     let b = fixtures::partner(&app, "earnb").await;
-    let (ua, ub) = (fixtures::user(&app, a.id, 1).await, fixtures::user(&app, b.id, 1).await);
+    let (ua, ub) = (
+        fixtures::user(&app, a.id, 1).await,
+        fixtures::user(&app, b.id, 1).await,
+    );
     fixtures::api(&app, "earn_aml", 500).await;
-    rows(&app, a.id, ua, &[
-        ("earn_aml", 0, "success", 500, 700),
-        ("earn_aml", 0, "success", 500, 650),
-        ("earn_aml", 1, "success", 500, 700),
-        ("earn_bank", 1, "success", 2_000, 1_800), // sold below cost: a negative margin
-        ("earn_bank", 2, "refunded", 2_000, 2_500),
-        ("earn_bank", 2, "failed", 2_000, 2_500),
-        ("earn_aml", 3, "pending", 500, 700),
-        ("earn_aml", 40, "success", 500, 700), // outside a 30-day period
-    ])
+    rows(
+        &app,
+        a.id,
+        ua,
+        &[
+            ("earn_aml", 0, "success", 500, 700),
+            ("earn_aml", 0, "success", 500, 650),
+            ("earn_aml", 1, "success", 500, 700),
+            ("earn_bank", 1, "success", 2_000, 1_800), // sold below cost: a negative margin
+            ("earn_bank", 2, "refunded", 2_000, 2_500),
+            ("earn_bank", 2, "failed", 2_000, 2_500),
+            ("earn_aml", 3, "pending", 500, 700),
+            ("earn_aml", 40, "success", 500, 700), // outside a 30-day period
+        ],
+    )
     .await;
     rows(&app, b.id, ub, &[("earn_aml", 0, "success", 9_000, 9_999)]).await;
-    let day = |ago: i64| (chrono::Utc::now().date_naive() - chrono::Duration::days(ago)).to_string();
+    let day =
+        |ago: i64| (chrono::Utc::now().date_naive() - chrono::Duration::days(ago)).to_string();
     let get = |token: String, from: String, to: String| {
         let app = &app;
-        async move { app.get(&format!("/api/v1/partner/earnings?from={from}&to={to}"), Some(&token)).await.1 }
+        async move {
+            app.get(
+                &format!("/api/v1/partner/earnings?from={from}&to={to}"),
+                Some(&token),
+            )
+            .await
+            .1
+        }
     };
     let check = |e: Value, expect: (i64, i64, i64)| {
-        assert_eq!(totals(&e), (expect.0, expect.1, expect.2, expect.1 - expect.2), "{e}");
-        let days: i64 = e["days"].as_array().unwrap().iter().map(|d| d["revenue_paise"].as_i64().unwrap()).sum();
-        let apis: i64 = e["apis"].as_array().unwrap().iter().map(|d| d["revenue_paise"].as_i64().unwrap()).sum();
-        assert_eq!((days, apis), (expect.1, expect.1), "per day and per API add up to the total: {e}");
+        assert_eq!(
+            totals(&e),
+            (expect.0, expect.1, expect.2, expect.1 - expect.2),
+            "{e}"
+        );
+        let days: i64 = e["days"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["revenue_paise"].as_i64().unwrap())
+            .sum();
+        let apis: i64 = e["apis"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["revenue_paise"].as_i64().unwrap())
+            .sum();
+        assert_eq!(
+            (days, apis),
+            (expect.1, expect.1),
+            "per day and per API add up to the total: {e}"
+        );
     };
     for (from, to) in [(29, 0), (0, 0), (1, 1), (3, 2), (45, 0)] {
         let expect = raw(&app, a.id, &day(from), &day(to)).await;
@@ -123,15 +215,29 @@ async fn counters_equal_the_transactions_through_every_change_and_per_partner() 
     }
     let e = get(a.token.clone(), day(29), day(0)).await;
     assert_eq!(totals(&e), (4, 3_850, 3_500, 350));
-    let bank = e["apis"].as_array().unwrap().iter().find(|x| x["service"] == "earn_bank").unwrap().clone();
-    assert_eq!((bank["name"].as_str(), bank["margin_paise"].as_i64()), (Some("earn_bank"), Some(-200)), "an API gone from the catalogue keeps its key as name");
+    let bank = e["apis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["service"] == "earn_bank")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (bank["name"].as_str(), bank["margin_paise"].as_i64()),
+        (Some("earn_bank"), Some(-200)),
+        "an API gone from the catalogue keeps its key as name"
+    );
     assert_eq!(e["apis"][0]["service"], "earn_aml", "highest revenue first");
 
     // Settling, refunding after success, moving and deleting rows: the counters follow.
     sqlx::query("UPDATE api_transactions SET status = 'success' WHERE partner_id = $1 AND status = 'pending'").bind(a.id).execute(&app.db.pool).await.unwrap();
     sqlx::query("UPDATE api_transactions SET status = 'refunded' WHERE partner_id = $1 AND user_amount_paise = 650").bind(a.id).execute(&app.db.pool).await.unwrap();
     sqlx::query("UPDATE api_transactions SET created_at = created_at - interval '1 day' WHERE partner_id = $1 AND service = 'earn_bank'").bind(a.id).execute(&app.db.pool).await.unwrap();
-    sqlx::query("UPDATE api_transactions SET remaining_paise = 1 WHERE partner_id = $1").bind(a.id).execute(&app.db.pool).await.unwrap();
+    sqlx::query("UPDATE api_transactions SET remaining_paise = 1 WHERE partner_id = $1")
+        .bind(a.id)
+        .execute(&app.db.pool)
+        .await
+        .unwrap();
     sqlx::query("DELETE FROM api_transactions WHERE partner_id = $1 AND created_at < now() - interval '30 days'").bind(a.id).execute(&app.db.pool).await.unwrap();
     for (from, to) in [(29, 0), (0, 0), (2, 2), (3, 3), (45, 0)] {
         let expect = raw(&app, a.id, &day(from), &day(to)).await;
@@ -173,12 +279,17 @@ async fn bad_periods_are_422_and_others_are_refused() {
         assert_eq!(s, 422, "{q}: {e}");
         assert!(e["error"]["fields"][field].is_string(), "{q}: {e}");
     }
-    let (s, e) = app.get("/api/v1/partner/earnings?from=2025-01-01&to=2025-12-31", t).await;
+    let (s, e) = app
+        .get("/api/v1/partner/earnings?from=2025-01-01&to=2025-12-31", t)
+        .await;
     assert_eq!((s, e["days"].as_array().map(Vec::len)), (200, Some(365)));
     let (s, e) = app.get("/api/v1/partner/earnings?from[]=x", t).await;
     assert!((200..500).contains(&s), "{e}");
     assert_eq!(app.get("/api/v1/partner/earnings", None).await.0, 401);
     let site = portal::site(&app, "earnsite").await;
     let user = portal::token(&app, "earnsite", &site.email).await;
-    assert_eq!(app.get("/api/v1/partner/earnings", Some(&user)).await.0, 403);
+    assert_eq!(
+        app.get("/api/v1/partner/earnings", Some(&user)).await.0,
+        403
+    );
 }

@@ -40,7 +40,16 @@ pub async fn partner_on(app: &TestApp, user_name: &str, plan: &str, selected: bo
 /// A token of a new session of partner `id`.
 pub async fn partner_token(app: &TestApp, id: i64, user_name: &str) -> String {
     let mut conn = app.db.pool.acquire().await.unwrap();
-    let claims = Claims { sub: id, role: Role::Partner, user_name: Some(user_name.into()), subdomain: None, email: None, exp: 0, iat: 0, sid: uuid::Uuid::nil() };
+    let claims = Claims {
+        sub: id,
+        role: Role::Partner,
+        user_name: Some(user_name.into()),
+        subdomain: None,
+        email: None,
+        exp: 0,
+        iat: 0,
+        sid: uuid::Uuid::nil(),
+    };
     app.state.start_session(&mut conn, claims).await.unwrap()
 }
 
@@ -74,7 +83,14 @@ pub fn api_json(service: &str, default_price_paise: i64) -> serde_json::Value {
 
 pub async fn api(app: &TestApp, service: &str, default_price_paise: i64) -> i64 {
     let mut conn = app.db.pool.acquire().await.unwrap();
-    domain::catalogue::create(&mut conn, &api_input(service, default_price_paise), Actor::system()).await.unwrap().id
+    domain::catalogue::create(
+        &mut conn,
+        &api_input(service, default_price_paise),
+        Actor::system(),
+    )
+    .await
+    .unwrap()
+    .id
 }
 
 /// A slab price, written directly.
@@ -89,10 +105,18 @@ pub async fn slab_price(app: &TestApp, plan: &str, api_id: i64, price_paise: i64
 }
 
 pub async fn count(app: &TestApp, sql: &'static str) -> i64 {
-    sqlx::query_scalar(sql).fetch_one(&app.db.pool).await.unwrap()
+    sqlx::query_scalar(sql)
+        .fetch_one(&app.db.pool)
+        .await
+        .unwrap()
 }
 
-pub async fn put(app: &TestApp, path: &str, body: &serde_json::Value, token: Option<&str>) -> (u16, serde_json::Value) {
+pub async fn put(
+    app: &TestApp,
+    path: &str,
+    body: &serde_json::Value,
+    token: Option<&str>,
+) -> (u16, serde_json::Value) {
     let mut req = app.client.put(app.url(path)).json(body);
     if let Some(t) = token {
         req = req.bearer_auth(t);

@@ -28,13 +28,28 @@ async fn openapi_document_lists_the_paths() {
     let (s, doc) = app.get("/api/openapi.json", None).await;
     assert_eq!(s, 200);
     assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
-    for path in ["/healthz", "/readyz", "/api/v1/public/contact", "/api/v1/jobs/{id}"] {
-        assert!(doc["paths"].get(path).is_some(), "{path} missing from the OpenAPI document");
+    for path in [
+        "/healthz",
+        "/readyz",
+        "/api/v1/public/contact",
+        "/api/v1/jobs/{id}",
+    ] {
+        assert!(
+            doc["paths"].get(path).is_some(),
+            "{path} missing from the OpenAPI document"
+        );
     }
     // Every schema the document names is in it: clients and fuzzers cannot resolve a dangling $ref.
     let text = doc.to_string();
-    for name in text.split("#/components/schemas/").skip(1).map(|r| r.split('"').next().unwrap()) {
-        assert!(doc["components"]["schemas"].get(name).is_some(), "schema {name} is referenced but missing");
+    for name in text
+        .split("#/components/schemas/")
+        .skip(1)
+        .map(|r| r.split('"').next().unwrap())
+    {
+        assert!(
+            doc["components"]["schemas"].get(name).is_some(),
+            "schema {name} is referenced but missing"
+        );
     }
     let html = app.client.get(app.url("/api/docs")).send().await.unwrap();
     assert_eq!(html.status(), 200);
@@ -63,7 +78,9 @@ async fn malformed_json_is_400_in_the_contract_shape() {
     assert_eq!(res.status(), 400);
     let b: serde_json::Value = res.json().await.unwrap();
     assert_eq!(b["error"]["code"], "bad_request");
-    let (s, b) = app.post("/api/v1/public/contact", &json!({"name": 5}), None).await;
+    let (s, b) = app
+        .post("/api/v1/public/contact", &json!({"name": 5}), None)
+        .await;
     assert_eq!(s, 422, "{b}");
 }
 
@@ -74,23 +91,42 @@ async fn job_state_needs_a_session_and_a_real_id() {
     assert_eq!(s, 401);
     let (s, _) = app.get("/api/v1/jobs/01ABC", Some("garbage")).await;
     assert_eq!(s, 401);
-    let (s, b) = app.get("/api/v1/jobs/01ABC", Some(&app.superadmin_token())).await;
+    let (s, b) = app
+        .get("/api/v1/jobs/01ABC", Some(&app.superadmin_token()))
+        .await;
     assert_eq!(s, 404, "{b}");
 }
 
 #[tokio::test]
 async fn non_api_paths_answer_the_web_app() {
     let dist = testkit::scratch_dir("dist");
-    std::fs::write(dist.join("index.html"), "<!doctype html><div id=root>spa-index</div>").unwrap();
+    std::fs::write(
+        dist.join("index.html"),
+        "<!doctype html><div id=root>spa-index</div>",
+    )
+    .unwrap();
     std::fs::create_dir_all(dist.join("assets")).unwrap();
     std::fs::write(dist.join("assets/app.js"), "console.log(1)").unwrap();
     let app = TestApp::spawn_with(|c| c.web_dist = dist.clone()).await;
-    for path in ["/", "/dashboard", "/superadmin/clients", "/verify-email/abc"] {
+    for path in [
+        "/",
+        "/dashboard",
+        "/superadmin/clients",
+        "/verify-email/abc",
+    ] {
         let res = app.client.get(app.url(path)).send().await.unwrap();
         assert_eq!(res.status(), 200, "{path}");
         assert!(res.text().await.unwrap().contains("spa-index"), "{path}");
     }
-    let js = app.client.get(app.url("/assets/app.js")).send().await.unwrap().text().await.unwrap();
+    let js = app
+        .client
+        .get(app.url("/assets/app.js"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert_eq!(js, "console.log(1)");
 }
 
@@ -98,16 +134,25 @@ async fn non_api_paths_answer_the_web_app() {
 async fn nul_characters_in_queries_and_bodies_are_400_not_500() {
     let app = TestApp::spawn().await;
     let admin = app.superadmin_token();
-    for path in ["/api/v1/superadmin/apis?category=%00", "/api/v1/superadmin/plans/standard/prices?category=a%00b"] {
+    for path in [
+        "/api/v1/superadmin/apis?category=%00",
+        "/api/v1/superadmin/plans/standard/prices?category=a%00b",
+    ] {
         let (s, b) = app.get(path, Some(&admin)).await;
         assert_eq!(s, 400, "{path}: {b}");
         assert_eq!(b["error"]["code"], "bad_request");
     }
     // A NUL inside JSON text reaches no column: refused as bad input wherever it is.
-    let (s, b) = app.get("/api/v1/superadmin/clients?first_name=%00", Some(&admin)).await;
+    let (s, b) = app
+        .get("/api/v1/superadmin/clients?first_name=%00", Some(&admin))
+        .await;
     assert_eq!(s, 400, "{b}");
     let (s, b) = app
-        .post("/api/v1/public/contact", &json!({"name": "A\u{0}", "email": "a@b.in", "mobile": "9876543210", "message": "hi"}), None)
+        .post(
+            "/api/v1/public/contact",
+            &json!({"name": "A\u{0}", "email": "a@b.in", "mobile": "9876543210", "message": "hi"}),
+            None,
+        )
         .await;
     assert!(s == 400 || s == 422, "{s} {b}");
 }

@@ -15,7 +15,11 @@ use crate::{
 /// Starts `api serve` on a free port against the test's database, with nothing inherited from
 /// this environment or a `.env` (it runs in a scratch folder).
 fn spawn_api(app: &TestApp) -> (std::process::Child, String) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let dir = testkit::scratch_dir("crash");
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_api"))
         .arg("serve")
@@ -56,17 +60,36 @@ async fn gateway_crash_between_debit_and_settle_is_refunded_by_settle_pending() 
     let ready = testkit::eventually(Duration::from_secs(30), || {
         let url = format!("{base}/healthz");
         let client = app.client.clone();
-        async move { client.get(url).send().await.ok().filter(|r| r.status().is_success()).map(|_| ()) }
+        async move {
+            client
+                .get(url)
+                .send()
+                .await
+                .ok()
+                .filter(|r| r.status().is_success())
+                .map(|_| ())
+        }
     })
     .await;
     assert!(ready.is_some(), "the api binary did not come up");
 
     let client = app.client.clone();
     let key = s.key.clone();
-    let call = tokio::spawn(async move { client.post(format!("{base}/api/v1/verify/pan_check")).header("x-api-key", key).json(&json!({"id_number": "X"})).send().await });
+    let call = tokio::spawn(async move {
+        client
+            .post(format!("{base}/api/v1/verify/pan_check"))
+            .header("x-api-key", key)
+            .json(&json!({"id_number": "X"}))
+            .send()
+            .await
+    });
     // Debited and pending, the upstream holding the call.
     let pending = testkit::eventually(Duration::from_secs(30), || async {
-        let n = fixtures::count(&app, "SELECT count(*) FROM api_transactions WHERE status = 'pending'").await;
+        let n = fixtures::count(
+            &app,
+            "SELECT count(*) FROM api_transactions WHERE status = 'pending'",
+        )
+        .await;
         (n == 1 && up.hits() == 1).then_some(())
     })
     .await;
@@ -76,18 +99,41 @@ async fn gateway_crash_between_debit_and_settle_is_refunded_by_settle_pending() 
 
     child.kill().unwrap(); // SIGKILL: no shutdown, no settlement.
     child.wait().unwrap();
-    assert!(call.await.unwrap().is_err(), "the caller's connection died with the process");
-    assert_eq!(fixtures::count(&app, "SELECT count(*) FROM api_transactions WHERE status = 'pending'").await, 1);
+    assert!(
+        call.await.unwrap().is_err(),
+        "the caller's connection died with the process"
+    );
+    assert_eq!(
+        fixtures::count(
+            &app,
+            "SELECT count(*) FROM api_transactions WHERE status = 'pending'"
+        )
+        .await,
+        1
+    );
 
     let worker = app.start_worker("settler");
     let settled = testkit::eventually(Duration::from_secs(30), || async {
-        (fixtures::count(&app, "SELECT count(*) FROM api_transactions WHERE status = 'refunded'").await == 1).then_some(())
+        (fixtures::count(
+            &app,
+            "SELECT count(*) FROM api_transactions WHERE status = 'refunded'",
+        )
+        .await
+            == 1)
+            .then_some(())
     })
     .await;
     worker.stop().await;
     assert!(settled.is_some(), "settle_pending did not refund the call");
     assert_eq!(gs::balance(&app, s.user_wallet).await, 1_000);
     assert_eq!(gs::balance(&app, s.partner_wallet).await, 5_000);
-    assert_eq!(fixtures::count(&app, "SELECT count(*) FROM wallet_entries WHERE reason = 'refund'").await, 2);
+    assert_eq!(
+        fixtures::count(
+            &app,
+            "SELECT count(*) FROM wallet_entries WHERE reason = 'refund'"
+        )
+        .await,
+        2
+    );
     gs::audit(&app).await;
 }

@@ -21,7 +21,11 @@ const REDIS: &str = "redis://127.0.0.1:6379";
 async fn calls(app: &TestApp, second: &str, key: &str, ip: &str, n: usize) {
     let mut tasks = Vec::new();
     for i in 0..n {
-        let base = if i % 2 == 0 { app.base.clone() } else { second.to_owned() };
+        let base = if i % 2 == 0 {
+            app.base.clone()
+        } else {
+            second.to_owned()
+        };
         let (client, key, ip) = (app.client.clone(), key.to_owned(), ip.to_owned());
         tasks.push(tokio::spawn(async move {
             let res = client
@@ -32,7 +36,11 @@ async fn calls(app: &TestApp, second: &str, key: &str, ip: &str, n: usize) {
                 .send()
                 .await
                 .unwrap();
-            assert!(matches!(res.status().as_u16(), 200 | 402), "{}", res.status());
+            assert!(
+                matches!(res.status().as_u16(), 200 | 402),
+                "{}",
+                res.status()
+            );
         }));
     }
     for t in tasks {
@@ -41,12 +49,21 @@ async fn calls(app: &TestApp, second: &str, key: &str, ip: &str, n: usize) {
 }
 
 async fn hits_of(app: &TestApp, ip: &str) -> i64 {
-    sqlx::query_scalar("SELECT COALESCE(sum(hits), 0)::bigint FROM ip_hits WHERE host(ip) = $1").bind(ip).fetch_one(&app.db.pool).await.unwrap()
+    sqlx::query_scalar("SELECT COALESCE(sum(hits), 0)::bigint FROM ip_hits WHERE host(ip) = $1")
+        .bind(ip)
+        .fetch_one(&app.db.pool)
+        .await
+        .unwrap()
 }
 
 async fn aggregate(app: &TestApp) {
     let ctx = jobs::JobContext::new(app.db.pool.clone(), app.config.clone()).unwrap();
-    AggregateIpHits { period: "test".into() }.run(&ctx).await.unwrap();
+    AggregateIpHits {
+        period: "test".into(),
+    }
+    .run(&ctx)
+    .await
+    .unwrap();
 }
 
 /// Folds until the counts reach `expect` (the api writes hits in the background), then once
@@ -68,7 +85,11 @@ async fn folded_exactly(app: &TestApp, expect: &[(&str, i64)]) {
     assert!(reached.is_some(), "hits {got:?}, expected {expect:?}");
     aggregate(app).await;
     for (ip, n) in expect {
-        assert_eq!(hits_of(app, ip).await, *n, "a second fold added hits of {ip}");
+        assert_eq!(
+            hits_of(app, ip).await,
+            *n,
+            "a second fold added hits of {ip}"
+        );
     }
 }
 
@@ -78,9 +99,16 @@ async fn gateway_ip_hits_are_exact_under_concurrency_without_redis() {
     let (second, _stop) = gs::second_instance(&app).await;
     let up = Upstream::start().await;
     let s = gs::live(&app, "acme", &up.base, "pan_check", 100, 3_000, 1_000_000).await;
-    tokio::join!(calls(&app, &second, &s.key, "203.0.113.1", 60), calls(&app, &second, &s.key, "203.0.113.2", 40));
+    tokio::join!(
+        calls(&app, &second, &s.key, "203.0.113.1", 60),
+        calls(&app, &second, &s.key, "203.0.113.2", 40)
+    );
     folded_exactly(&app, &[("203.0.113.1", 60), ("203.0.113.2", 40)]).await;
-    let (user, partner): (i64, i64) = sqlx::query_as("SELECT user_id, partner_id FROM ip_hits LIMIT 1").fetch_one(&app.db.pool).await.unwrap();
+    let (user, partner): (i64, i64) =
+        sqlx::query_as("SELECT user_id, partner_id FROM ip_hits LIMIT 1")
+            .fetch_one(&app.db.pool)
+            .await
+            .unwrap();
     assert_eq!((user, partner), (s.user_id, s.partner_id));
     // A refused call of a known key counts too; an unknown key has no user to count for.
     sqlx::query("INSERT INTO blocked_ips (partner_id, user_id, ip, comments) VALUES ($1, $2, '203.0.113.2', 'x')")
@@ -89,7 +117,14 @@ async fn gateway_ip_hits_are_exact_under_concurrency_without_redis() {
         .execute(&app.db.pool)
         .await
         .unwrap();
-    let res = app.client.post(app.url("/api/v1/verify/pan_check")).header("x-api-key", &s.key).header("x-forwarded-for", "203.0.113.2").send().await.unwrap();
+    let res = app
+        .client
+        .post(app.url("/api/v1/verify/pan_check"))
+        .header("x-api-key", &s.key)
+        .header("x-forwarded-for", "203.0.113.2")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 403);
     folded_exactly(&app, &[("203.0.113.1", 60), ("203.0.113.2", 41)]).await;
 }
@@ -105,7 +140,11 @@ async fn gateway_ip_hits_with_redis_survive_a_worker_dying_mid_fold() {
     let up = Upstream::start().await;
     let s = gs::live(&app, "acme", &up.base, "pan_check", 100, 3_000, 1_000_000).await;
     let redis = RedisHits::connect(REDIS, &app.db.url).await.unwrap();
-    let mut conn = redis::Client::open(REDIS).unwrap().get_multiplexed_async_connection().await.unwrap();
+    let mut conn = redis::Client::open(REDIS)
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap();
     let live = format!("{}:ip_hits:live", namespace(&app.db.url));
     let watcher = conn.clone();
     let counted = |n: i64| {
@@ -116,7 +155,12 @@ async fn gateway_ip_hits_with_redis_survive_a_worker_dying_mid_fold() {
                 let (mut conn, live) = (conn.clone(), live.clone());
                 async move {
                     let all: Vec<(String, i64)> = conn.hgetall(&live).await.unwrap();
-                    (all.iter().filter(|(f, _)| !f.ends_with("|f") && !f.ends_with("|l")).map(|(_, v)| v).sum::<i64>() == n).then_some(())
+                    (all.iter()
+                        .filter(|(f, _)| !f.ends_with("|f") && !f.ends_with("|l"))
+                        .map(|(_, v)| v)
+                        .sum::<i64>()
+                        == n)
+                        .then_some(())
                 }
             })
             .await
@@ -140,8 +184,14 @@ async fn gateway_ip_hits_with_redis_survive_a_worker_dying_mid_fold() {
     assert!(counted(10).await);
 
     folded_exactly(&app, &[("203.0.113.1", 130)]).await;
-    let left: Vec<String> = conn.keys(format!("{}:ip_hits:*", namespace(&app.db.url))).await.unwrap();
-    assert!(left.is_empty(), "fold keys left behind: {left:?} (first {first})");
+    let left: Vec<String> = conn
+        .keys(format!("{}:ip_hits:*", namespace(&app.db.url)))
+        .await
+        .unwrap();
+    assert!(
+        left.is_empty(),
+        "fold keys left behind: {left:?} (first {first})"
+    );
 }
 
 #[tokio::test]
@@ -156,17 +206,37 @@ async fn gateway_rate_limit_with_redis_is_shared_by_two_instances() {
     let s = gs::live(&app, "acme", &up.base, "pan_check", 100, 10_000, 10_000).await;
     let mut statuses = Vec::new();
     for i in 0..6 {
-        let base = if i % 2 == 0 { app.base.clone() } else { second.clone() };
-        let (st, h, _) = gs::verify(&app, &base, &s.key, "pan_check", &json!({"id_number": "X"})).await;
+        let base = if i % 2 == 0 {
+            app.base.clone()
+        } else {
+            second.clone()
+        };
+        let (st, h, _) =
+            gs::verify(&app, &base, &s.key, "pan_check", &json!({"id_number": "X"})).await;
         if st == 429 {
             let wait: u64 = h["retry-after"].to_str().unwrap().parse().unwrap();
             assert!((1..=15).contains(&wait), "{wait}");
         }
         statuses.push(st);
     }
-    assert_eq!(statuses, [200, 200, 200, 200, 429, 429], "one budget of 4 a minute across both processes");
+    assert_eq!(
+        statuses,
+        [200, 200, 200, 200, 429, 429],
+        "one budget of 4 a minute across both processes"
+    );
     assert_eq!(up.hits(), 4);
     // Another key has its own budget.
     let other = gs::key(&app, s.partner_id, s.user_id, "live").await;
-    assert_eq!(gs::verify(&app, &second, &other, "pan_check", &json!({"id_number": "X"})).await.0, 200);
+    assert_eq!(
+        gs::verify(
+            &app,
+            &second,
+            &other,
+            "pan_check",
+            &json!({"id_number": "X"})
+        )
+        .await
+        .0,
+        200
+    );
 }

@@ -49,8 +49,14 @@ struct UpState {
 async fn answer(State(s): State<UpState>, req: axum::extract::Request) -> axum::response::Response {
     s.hits.fetch_add(1, Ordering::SeqCst);
     let uri = req.uri().to_string();
-    let consent = req.headers().get("x-consent-id").and_then(|v| v.to_str().ok()).map(str::to_owned);
-    let body = axum::body::to_bytes(req.into_body(), 1 << 20).await.unwrap_or_default();
+    let consent = req
+        .headers()
+        .get("x-consent-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let body = axum::body::to_bytes(req.into_body(), 1 << 20)
+        .await
+        .unwrap_or_default();
     *s.last.lock().unwrap() = Some((uri, String::from_utf8_lossy(&body).into_owned(), consent));
     match s.mode.load(Ordering::SeqCst) {
         FAIL_500 => (StatusCode::INTERNAL_SERVER_ERROR, "{\"error\":\"boom\"}").into_response(),
@@ -59,8 +65,15 @@ async fn answer(State(s): State<UpState>, req: axum::extract::Request) -> axum::
             StatusCode::OK.into_response()
         }
         _ => {
-            let echo: serde_json::Value = serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null);
-            ([("content-type", "application/json"), ("x-request-id", "up-123")], Bytes::from(serde_json::json!({"ok": true, "echo": echo}).to_string()))
+            let echo: serde_json::Value =
+                serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null);
+            (
+                [
+                    ("content-type", "application/json"),
+                    ("x-request-id", "up-123"),
+                ],
+                Bytes::from(serde_json::json!({"ok": true, "echo": echo}).to_string()),
+            )
                 .into_response()
         }
     }
@@ -71,7 +84,11 @@ impl Upstream {
         let mode = Arc::new(AtomicU8::new(OK));
         let hits = Arc::new(AtomicUsize::new(0));
         let last = Arc::new(std::sync::Mutex::new(None));
-        let state = UpState { mode: mode.clone(), hits: hits.clone(), last: last.clone() };
+        let state = UpState {
+            mode: mode.clone(),
+            hits: hits.clone(),
+            last: last.clone(),
+        };
         let app = Router::new().fallback(answer).with_state(state);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
@@ -84,7 +101,13 @@ impl Upstream {
                 .await
                 .unwrap();
         });
-        Self { base, mode, hits, last, _stop: Arc::new(tx) }
+        Self {
+            base,
+            mode,
+            hits,
+            last,
+            _stop: Arc::new(tx),
+        }
     }
 
     pub fn set(&self, mode: u8) {
@@ -108,7 +131,10 @@ pub async fn refused_base() -> String {
 /// SHA-256 like the keys API stores it.
 pub async fn key(app: &TestApp, partner_id: i64, user_id: i64, mode: &str) -> String {
     let secret = uuid::Uuid::new_v4().simple().to_string();
-    let key = format!("kyc_{}_{secret}", if mode == "live" { "live" } else { "test" });
+    let key = format!(
+        "kyc_{}_{secret}",
+        if mode == "live" { "live" } else { "test" }
+    );
     sqlx::query("INSERT INTO api_keys (partner_id, user_id, prefix, key_hash, mode) VALUES ($1, $2, $3, $4, $5)")
         .bind(partner_id)
         .bind(user_id)
@@ -123,17 +149,22 @@ pub async fn key(app: &TestApp, partner_id: i64, user_id: i64, mode: &str) -> St
 
 pub async fn credit(app: &TestApp, owner: Owner, amount: i64) -> i64 {
     let mut conn = app.db.pool.acquire().await.unwrap();
-    let w = wallets::wallet_id(&mut conn, owner, WalletKind::Api).await.unwrap();
+    let w = wallets::wallet_id(&mut conn, owner, WalletKind::Api)
+        .await
+        .unwrap();
     if amount > 0 {
-        wallets::apply(&mut conn, &Movement {
-            wallet_id: w,
-            entry_type: EntryType::Credit,
-            amount_paise: amount,
-            reason: Reason::Manual,
-            reference: None,
-            idempotency_key: None,
-            actor: Actor::system(),
-        })
+        wallets::apply(
+            &mut conn,
+            &Movement {
+                wallet_id: w,
+                entry_type: EntryType::Credit,
+                amount_paise: amount,
+                reason: Reason::Manual,
+                reference: None,
+                idempotency_key: None,
+                actor: Actor::system(),
+            },
+        )
         .await
         .unwrap();
     }
@@ -151,7 +182,15 @@ pub struct Setup {
 
 /// A live partner (Test api off, its base URL switched on and pointing at `base`), a
 /// full-access user, an API `service` at `price` paise for both, both wallets funded, a live key.
-pub async fn live(app: &TestApp, name: &str, base: &str, service: &str, price: i64, user_funds: i64, partner_funds: i64) -> Setup {
+pub async fn live(
+    app: &TestApp,
+    name: &str,
+    base: &str,
+    service: &str,
+    price: i64,
+    user_funds: i64,
+    partner_funds: i64,
+) -> Setup {
     let p = fixtures::partner(app, name).await;
     sqlx::query("UPDATE partners SET sandbox_enabled = false, api_base_url = $2, base_url_status = true WHERE id = $1")
         .bind(p.id)
@@ -160,26 +199,71 @@ pub async fn live(app: &TestApp, name: &str, base: &str, service: &str, price: i
         .await
         .unwrap();
     let user_id = fixtures::user(app, p.id, 1).await;
-    sqlx::query("UPDATE end_users SET full_access = true WHERE id = $1").bind(user_id).execute(&app.db.pool).await.unwrap();
-    let api_id: i64 = match sqlx::query_scalar("SELECT id FROM api_catalogue WHERE service = $1").bind(service).fetch_optional(&app.db.pool).await.unwrap() {
+    sqlx::query("UPDATE end_users SET full_access = true WHERE id = $1")
+        .bind(user_id)
+        .execute(&app.db.pool)
+        .await
+        .unwrap();
+    let api_id: i64 = match sqlx::query_scalar("SELECT id FROM api_catalogue WHERE service = $1")
+        .bind(service)
+        .fetch_optional(&app.db.pool)
+        .await
+        .unwrap()
+    {
         Some(id) => id,
         None => fixtures::api(app, service, price).await,
     };
-    let user_wallet = credit(app, Owner::User { partner_id: p.id, user_id }, user_funds).await;
+    let user_wallet = credit(
+        app,
+        Owner::User {
+            partner_id: p.id,
+            user_id,
+        },
+        user_funds,
+    )
+    .await;
     let partner_wallet = credit(app, Owner::Partner(p.id), partner_funds).await;
     let key = key(app, p.id, user_id, "live").await;
-    Setup { partner_id: p.id, user_id, key, user_wallet, partner_wallet, api_id }
+    Setup {
+        partner_id: p.id,
+        user_id,
+        key,
+        user_wallet,
+        partner_wallet,
+        api_id,
+    }
 }
 
 pub async fn balance(app: &TestApp, wallet: i64) -> i64 {
-    sqlx::query_scalar("SELECT balance_paise FROM wallets WHERE id = $1").bind(wallet).fetch_one(&app.db.pool).await.unwrap()
+    sqlx::query_scalar("SELECT balance_paise FROM wallets WHERE id = $1")
+        .bind(wallet)
+        .fetch_one(&app.db.pool)
+        .await
+        .unwrap()
 }
 
-pub async fn verify(app: &TestApp, base: &str, key: &str, service: &str, body: &serde_json::Value) -> (u16, reqwest::header::HeaderMap, serde_json::Value) {
-    let res = app.client.post(format!("{base}/api/v1/verify/{service}")).header("x-api-key", key).json(body).send().await.unwrap();
+pub async fn verify(
+    app: &TestApp,
+    base: &str,
+    key: &str,
+    service: &str,
+    body: &serde_json::Value,
+) -> (u16, reqwest::header::HeaderMap, serde_json::Value) {
+    let res = app
+        .client
+        .post(format!("{base}/api/v1/verify/{service}"))
+        .header("x-api-key", key)
+        .json(body)
+        .send()
+        .await
+        .unwrap();
     let status = res.status().as_u16();
     let headers = res.headers().clone();
-    (status, headers, res.json().await.unwrap_or(serde_json::Value::Null))
+    (
+        status,
+        headers,
+        res.json().await.unwrap_or(serde_json::Value::Null),
+    )
 }
 
 /// Another api process on the same database: its own pool, its own charging task.

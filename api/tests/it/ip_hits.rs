@@ -37,39 +37,133 @@ async fn hits_per_user_and_ip_with_their_status() {
     assert_eq!(s, 200, "{b}");
     assert_eq!(b["total"], 3, "one row per user and IP: {b}");
     let first = &b["items"][0];
-    assert_eq!((first["user_id"].as_i64(), first["ip"].as_str(), first["hits"].as_i64()), (Some(u1), Some("10.0.0.1"), Some(12)));
-    assert!(first["first_seen"].as_str().unwrap().starts_with("2026-11-20"));
-    assert!(first["last_seen"].as_str().unwrap().starts_with("2026-11-21"));
+    assert_eq!(
+        (
+            first["user_id"].as_i64(),
+            first["ip"].as_str(),
+            first["hits"].as_i64()
+        ),
+        (Some(u1), Some("10.0.0.1"), Some(12))
+    );
+    assert!(
+        first["first_seen"]
+            .as_str()
+            .unwrap()
+            .starts_with("2026-11-20")
+    );
+    assert!(
+        first["last_seen"]
+            .as_str()
+            .unwrap()
+            .starts_with("2026-11-21")
+    );
     assert_eq!(first["status"], "active");
-    assert_eq!(b["items"][2]["user_id"].as_i64(), Some(u2), "least recently seen last");
+    assert_eq!(
+        b["items"][2]["user_id"].as_i64(),
+        Some(u2),
+        "least recently seen last"
+    );
 
-    let (_, b) = app.get("/api/v1/partner/ip-hits?date=2026-11-20", Some(&p.token)).await;
-    assert_eq!((b["total"].as_i64(), b["items"][0]["hits"].as_i64()), (Some(1), Some(5)));
-    let (_, b) = app.get(&format!("/api/v1/partner/ip-hits?user_id={u1}&ip=10.0.0.2"), Some(&p.token)).await;
-    assert_eq!((b["total"].as_i64(), b["items"][0]["hits"].as_i64()), (Some(1), Some(1)));
-    let (_, b) = app.get("/api/v1/partner/ip-hits?per_page=1&page=3", Some(&p.token)).await;
-    assert_eq!((b["pages"].as_i64(), b["items"][0]["user_id"].as_i64()), (Some(3), Some(u2)));
+    let (_, b) = app
+        .get("/api/v1/partner/ip-hits?date=2026-11-20", Some(&p.token))
+        .await;
+    assert_eq!(
+        (b["total"].as_i64(), b["items"][0]["hits"].as_i64()),
+        (Some(1), Some(5))
+    );
+    let (_, b) = app
+        .get(
+            &format!("/api/v1/partner/ip-hits?user_id={u1}&ip=10.0.0.2"),
+            Some(&p.token),
+        )
+        .await;
+    assert_eq!(
+        (b["total"].as_i64(), b["items"][0]["hits"].as_i64()),
+        (Some(1), Some(1))
+    );
+    let (_, b) = app
+        .get("/api/v1/partner/ip-hits?per_page=1&page=3", Some(&p.token))
+        .await;
+    assert_eq!(
+        (b["pages"].as_i64(), b["items"][0]["user_id"].as_i64()),
+        (Some(3), Some(u2))
+    );
 
     // Blocked marks the pair, with the record to unblock; unblocking makes it active again.
-    let (s, blk) = app.post("/api/v1/partner/blocked-ips", &json!({"user_id": u1, "ip": "10.0.0.1", "comments": "abuse"}), Some(&p.token)).await;
+    let (s, blk) = app
+        .post(
+            "/api/v1/partner/blocked-ips",
+            &json!({"user_id": u1, "ip": "10.0.0.1", "comments": "abuse"}),
+            Some(&p.token),
+        )
+        .await;
     assert_eq!(s, 201);
-    let (_, b) = app.get(&format!("/api/v1/partner/users/{u1}/ip-hits"), Some(&p.token)).await;
+    let (_, b) = app
+        .get(
+            &format!("/api/v1/partner/users/{u1}/ip-hits"),
+            Some(&p.token),
+        )
+        .await;
     assert_eq!(b["total"], 2);
-    assert_eq!((b["items"][0]["status"].clone(), b["items"][0]["blocked_id"].clone()), (json!("blocked"), blk["id"].clone()));
+    assert_eq!(
+        (
+            b["items"][0]["status"].clone(),
+            b["items"][0]["blocked_id"].clone()
+        ),
+        (json!("blocked"), blk["id"].clone())
+    );
     assert_eq!(b["items"][1]["status"], "active");
-    let (_, b) = app.get(&format!("/api/v1/partner/ip-hits?user_id={u2}"), Some(&p.token)).await;
+    let (_, b) = app
+        .get(
+            &format!("/api/v1/partner/ip-hits?user_id={u2}"),
+            Some(&p.token),
+        )
+        .await;
     assert_eq!(b["items"][0]["status"], "active", "the block is per user");
-    assert_eq!(fixtures::delete(&app, &format!("/api/v1/partner/blocked-ips/{}", blk["id"]), Some(&p.token)).await, 204);
-    let (_, b) = app.get(&format!("/api/v1/partner/users/{u1}/ip-hits"), Some(&p.token)).await;
+    assert_eq!(
+        fixtures::delete(
+            &app,
+            &format!("/api/v1/partner/blocked-ips/{}", blk["id"]),
+            Some(&p.token)
+        )
+        .await,
+        204
+    );
+    let (_, b) = app
+        .get(
+            &format!("/api/v1/partner/users/{u1}/ip-hits"),
+            Some(&p.token),
+        )
+        .await;
     assert_eq!(b["items"][0]["status"], "active");
 
     // Bad filters, another partner's user, the wrong role.
     for q in ["user_id=abc", "ip=10.0.0", "date=21-11-2026"] {
-        let (s, b) = app.get(&format!("/api/v1/partner/ip-hits?{q}"), Some(&p.token)).await;
+        let (s, b) = app
+            .get(&format!("/api/v1/partner/ip-hits?{q}"), Some(&p.token))
+            .await;
         assert_eq!(s, 422, "{q}: {b}");
     }
-    let (_, b) = app.get(&format!("/api/v1/partner/ip-hits?user_id={v}"), Some(&p.token)).await;
+    let (_, b) = app
+        .get(
+            &format!("/api/v1/partner/ip-hits?user_id={v}"),
+            Some(&p.token),
+        )
+        .await;
     assert_eq!(b["total"], 0);
-    assert_eq!(app.get(&format!("/api/v1/partner/users/{v}/ip-hits"), Some(&p.token)).await.0, 404);
-    assert_eq!(app.get("/api/v1/partner/ip-hits", Some(&app.superadmin_token())).await.0, 403);
+    assert_eq!(
+        app.get(
+            &format!("/api/v1/partner/users/{v}/ip-hits"),
+            Some(&p.token)
+        )
+        .await
+        .0,
+        404
+    );
+    assert_eq!(
+        app.get("/api/v1/partner/ip-hits", Some(&app.superadmin_token()))
+            .await
+            .0,
+        403
+    );
 }

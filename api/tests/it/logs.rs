@@ -33,29 +33,69 @@ async fn logs_of_a_user_are_paged_newest_first_and_filtered_by_date() {
     let u = fixtures::user(&app, p.id, 1).await;
     log_calls(&app, p.id, u, 60).await;
 
-    let (s, b) = app.get(&format!("/api/v1/partner/users/{u}/api-logs"), Some(&p.token)).await;
+    let (s, b) = app
+        .get(
+            &format!("/api/v1/partner/users/{u}/api-logs"),
+            Some(&p.token),
+        )
+        .await;
     assert_eq!(s, 200, "{b}");
-    assert_eq!((b["total"].as_i64(), b["pages"].as_i64(), b["per_page"].as_i64()), (Some(60), Some(2), Some(50)));
+    assert_eq!(
+        (
+            b["total"].as_i64(),
+            b["pages"].as_i64(),
+            b["per_page"].as_i64()
+        ),
+        (Some(60), Some(2), Some(50))
+    );
     assert_eq!(b["items"].as_array().unwrap().len(), 50);
     assert_eq!(b["items"][0]["vid"], "V60", "newest first");
-    assert_eq!(b["items"][0]["status_code"], 404, "a failed call is logged with its code");
+    assert_eq!(
+        b["items"][0]["status_code"], 404,
+        "a failed call is logged with its code"
+    );
     assert_eq!(b["items"][0]["amount_paise"], 300);
-    let (_, b) = app.get(&format!("/api/v1/partner/users/{u}/api-logs?page=2"), Some(&p.token)).await;
+    let (_, b) = app
+        .get(
+            &format!("/api/v1/partner/users/{u}/api-logs?page=2"),
+            Some(&p.token),
+        )
+        .await;
     assert_eq!(b["items"].as_array().unwrap().len(), 10);
     // 1 Nov 11:00 .. 2 Nov 10:00 is 24 calls on the 1st.
-    let (_, b) = app.get(&format!("/api/v1/partner/users/{u}/api-logs?from=2026-11-01&to=2026-11-01"), Some(&p.token)).await;
+    let (_, b) = app
+        .get(
+            &format!("/api/v1/partner/users/{u}/api-logs?from=2026-11-01&to=2026-11-01"),
+            Some(&p.token),
+        )
+        .await;
     assert_eq!(b["total"], 13, "{b}");
-    let (s, b) = app.get(&format!("/api/v1/partner/users/{u}/api-logs?from=yesterday"), Some(&p.token)).await;
+    let (s, b) = app
+        .get(
+            &format!("/api/v1/partner/users/{u}/api-logs?from=yesterday"),
+            Some(&p.token),
+        )
+        .await;
     assert_eq!(s, 400, "{b}");
 
-    let (s, b) = app.get(&format!("/api/v1/partner/users/{u}/product-logs"), Some(&p.token)).await;
+    let (s, b) = app
+        .get(
+            &format!("/api/v1/partner/users/{u}/product-logs"),
+            Some(&p.token),
+        )
+        .await;
     assert_eq!(s, 200);
     assert_eq!(b["items"][0]["description"], "Bank statement analysis");
     assert_eq!(b["total"], 1);
 
     // The super admin reads them through the client.
     let admin = app.superadmin_token();
-    let (s, b) = app.get(&format!("/api/v1/superadmin/clients/{}/users/{u}/api-logs", p.id), Some(&admin)).await;
+    let (s, b) = app
+        .get(
+            &format!("/api/v1/superadmin/clients/{}/users/{u}/api-logs", p.id),
+            Some(&admin),
+        )
+        .await;
     assert_eq!((s, b["total"].clone()), (200, json!(60)));
 }
 
@@ -67,12 +107,24 @@ async fn another_partners_user_logs_are_404() {
     let ua = fixtures::user(&app, a.id, 1).await;
     log_calls(&app, a.id, ua, 3).await;
     for kind in ["api-logs", "product-logs"] {
-        let (s, body) = app.get(&format!("/api/v1/partner/users/{ua}/{kind}"), Some(&b.token)).await;
+        let (s, body) = app
+            .get(
+                &format!("/api/v1/partner/users/{ua}/{kind}"),
+                Some(&b.token),
+            )
+            .await;
         assert_eq!(s, 404, "{kind}: {body}");
         assert!(body.get("items").is_none());
-        let (s, _) = app.get(&format!("/api/v1/superadmin/clients/{}/users/{ua}/{kind}", b.id), Some(&app.superadmin_token())).await;
+        let (s, _) = app
+            .get(
+                &format!("/api/v1/superadmin/clients/{}/users/{ua}/{kind}", b.id),
+                Some(&app.superadmin_token()),
+            )
+            .await;
         assert_eq!(s, 404);
-        let (s, _) = app.get(&format!("/api/v1/partner/users/{ua}/{kind}"), None).await;
+        let (s, _) = app
+            .get(&format!("/api/v1/partner/users/{ua}/{kind}"), None)
+            .await;
         assert_eq!(s, 401);
     }
 }

@@ -9,7 +9,12 @@ use crate::{
 };
 
 fn row<'a>(list: &'a serde_json::Value, service: &str) -> &'a serde_json::Value {
-    list["items"].as_array().unwrap().iter().find(|i| i["service"] == service).unwrap_or_else(|| panic!("{service} missing from {list}"))
+    list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["service"] == service)
+        .unwrap_or_else(|| panic!("{service} missing from {list}"))
 }
 
 #[tokio::test]
@@ -28,12 +33,26 @@ async fn price_of_a_user_at_every_level() {
     }
     fixtures::slab_price(&app, "pro", b, 1).await; // another slab: irrelevant
     for svc in ["lvl_custom", "lvl_user"] {
-        put(&app, &format!("/api/v1/superadmin/clients/{}/prices", p.id), &json!({"prices": [{"service": svc, "price_paise": 500}]}), Some(&admin)).await;
+        put(
+            &app,
+            &format!("/api/v1/superadmin/clients/{}/prices", p.id),
+            &json!({"prices": [{"service": svc, "price_paise": 500}]}),
+            Some(&admin),
+        )
+        .await;
     }
-    let (s, r) = put(&app, &format!("/api/v1/partner/users/{u}/prices"), &json!({"prices": [{"service": "lvl_user", "price_paise": 1200}]}), Some(&p.token)).await;
+    let (s, r) = put(
+        &app,
+        &format!("/api/v1/partner/users/{u}/prices"),
+        &json!({"prices": [{"service": "lvl_user", "price_paise": 1200}]}),
+        Some(&p.token),
+    )
+    .await;
     assert_eq!((s, r["changed"].as_i64()), (200, Some(1)), "{r}");
 
-    let (s, list) = app.get(&format!("/api/v1/partner/users/{u}/prices"), Some(&p.token)).await;
+    let (s, list) = app
+        .get(&format!("/api/v1/partner/users/{u}/prices"), Some(&p.token))
+        .await;
     assert_eq!(s, 200, "{list}");
     let expect = [
         ("lvl_default", 1000, "default", 1000, "default"),
@@ -44,33 +63,71 @@ async fn price_of_a_user_at_every_level() {
     for (svc, amount, source, user_amount, user_source) in expect {
         let r = row(&list, svc);
         assert_eq!(
-            (r["amount_paise"].as_i64(), r["amount_source"].as_str(), r["user_amount_paise"].as_i64(), r["user_amount_source"].as_str()),
-            (Some(amount), Some(source), Some(user_amount), Some(user_source)),
+            (
+                r["amount_paise"].as_i64(),
+                r["amount_source"].as_str(),
+                r["user_amount_paise"].as_i64(),
+                r["user_amount_source"].as_str()
+            ),
+            (
+                Some(amount),
+                Some(source),
+                Some(user_amount),
+                Some(user_source)
+            ),
             "{svc}: {r}"
         );
     }
     assert_eq!(row(&list, "lvl_user")["user_price_paise"], 1200);
-    assert_eq!(row(&list, "lvl_plan")["user_price_paise"], serde_json::Value::Null);
+    assert_eq!(
+        row(&list, "lvl_plan")["user_price_paise"],
+        serde_json::Value::Null
+    );
 
     // Another user of the same partner is not affected.
     let u2 = fixtures::user(&app, p.id, 2).await;
-    let (_, other) = app.get(&format!("/api/v1/partner/users/{u2}/prices"), Some(&p.token)).await;
+    let (_, other) = app
+        .get(
+            &format!("/api/v1/partner/users/{u2}/prices"),
+            Some(&p.token),
+        )
+        .await;
     assert_eq!(row(&other, "lvl_user")["user_amount_paise"], 500);
 
     // Clearing the user's price falls back to the partner's; an unchanged row is not rewritten.
     let (_, r) = put(&app, &format!("/api/v1/partner/users/{u}/prices"), &json!({"prices": [{"service": "lvl_user", "price_paise": null}, {"service": "lvl_plan", "price_paise": null}]}), Some(&p.token)).await;
     assert_eq!(r["changed"], 1);
-    let (_, list) = app.get(&format!("/api/v1/partner/users/{u}/prices"), Some(&p.token)).await;
+    let (_, list) = app
+        .get(&format!("/api/v1/partner/users/{u}/prices"), Some(&p.token))
+        .await;
     assert_eq!(row(&list, "lvl_user")["user_amount_paise"], 500);
-    let audits: Vec<(serde_json::Value, serde_json::Value)> =
-        sqlx::query_as("SELECT before, after FROM audit_log WHERE action = 'user_price.set' ORDER BY id").fetch_all(&app.db.pool).await.unwrap();
+    let audits: Vec<(serde_json::Value, serde_json::Value)> = sqlx::query_as(
+        "SELECT before, after FROM audit_log WHERE action = 'user_price.set' ORDER BY id",
+    )
+    .fetch_all(&app.db.pool)
+    .await
+    .unwrap();
     assert_eq!(audits.len(), 2);
-    assert_eq!((audits[1].0["price_paise"].as_i64(), audits[1].1["price_paise"].as_i64()), (Some(1200), None));
+    assert_eq!(
+        (
+            audits[1].0["price_paise"].as_i64(),
+            audits[1].1["price_paise"].as_i64()
+        ),
+        (Some(1200), None)
+    );
 
     // A hidden API leaves the user's list.
     sqlx::query("INSERT INTO api_visibility (partner_id, user_id, api_id, visible) VALUES ($1, $2, $3, false)").bind(p.id).bind(u).bind(b).execute(&app.db.pool).await.unwrap();
-    let (_, list) = app.get(&format!("/api/v1/partner/users/{u}/prices"), Some(&p.token)).await;
-    assert!(list["items"].as_array().unwrap().iter().all(|i| i["service"] != "lvl_plan"));
+    let (_, list) = app
+        .get(&format!("/api/v1/partner/users/{u}/prices"), Some(&p.token))
+        .await;
+    assert!(
+        list["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|i| i["service"] != "lvl_plan")
+    );
     assert_eq!(list["items"].as_array().unwrap().len(), 3);
 }
 
@@ -82,19 +139,49 @@ async fn price_changes_are_validated_all_or_nothing() {
     fixtures::api(&app, "pan_a", 1000).await;
     let path = format!("/api/v1/partner/users/{u}/prices");
     for (body, field, msg) in [
-        (json!({"prices": [{"service": "pan_a", "price_paise": 5}, {"service": "nope", "price_paise": 5}]}), "prices[1].service", "Unknown service: nope"),
-        (json!({"prices": [{"service": "pan_a", "price_paise": -1}]}), "prices[0].price_paise", "Price cannot be negative"),
-        (json!({"prices": [{"service": "pan_a", "price_paise": "500"}]}), "prices[0].price_paise", "Price must be a number"),
-        (json!({"prices": [{"service": "pan_a", "price_paise": 2.5}]}), "prices[0].price_paise", "Price must be a whole number of paise"),
+        (
+            json!({"prices": [{"service": "pan_a", "price_paise": 5}, {"service": "nope", "price_paise": 5}]}),
+            "prices[1].service",
+            "Unknown service: nope",
+        ),
+        (
+            json!({"prices": [{"service": "pan_a", "price_paise": -1}]}),
+            "prices[0].price_paise",
+            "Price cannot be negative",
+        ),
+        (
+            json!({"prices": [{"service": "pan_a", "price_paise": "500"}]}),
+            "prices[0].price_paise",
+            "Price must be a number",
+        ),
+        (
+            json!({"prices": [{"service": "pan_a", "price_paise": 2.5}]}),
+            "prices[0].price_paise",
+            "Price must be a whole number of paise",
+        ),
         (json!({"prices": []}), "prices", "Change at least one price"),
     ] {
         let (s, b) = put(&app, &path, &body, Some(&p.token)).await;
         assert_eq!(s, 422, "{body}");
         assert_eq!(b["error"]["fields"][field], msg, "{b}");
     }
-    assert_eq!(count(&app, "SELECT count(*) FROM user_prices").await, 0, "nothing of a refused list is written");
+    assert_eq!(
+        count(&app, "SELECT count(*) FROM user_prices").await,
+        0,
+        "nothing of a refused list is written"
+    );
     let admin = app.superadmin_token();
-    assert_eq!(put(&app, &path, &json!({"prices": [{"service": "pan_a", "price_paise": 1}]}), Some(&admin)).await.0, 403);
+    assert_eq!(
+        put(
+            &app,
+            &path,
+            &json!({"prices": [{"service": "pan_a", "price_paise": 1}]}),
+            Some(&admin)
+        )
+        .await
+        .0,
+        403
+    );
     assert_eq!(app.get(&path, None).await.0, 401);
 }
 
@@ -124,15 +211,53 @@ async fn price_charged_shows_in_the_users_transaction_lists() {
         .execute(&app.db.pool)
         .await
         .unwrap();
-    let (s, page) = app.get(&format!("/api/v1/partner/users/{u}/api-transactions"), Some(&p.token)).await;
+    let (s, page) = app
+        .get(
+            &format!("/api/v1/partner/users/{u}/api-transactions"),
+            Some(&p.token),
+        )
+        .await;
     assert_eq!(s, 200, "{page}");
-    assert_eq!((page["per_page"].as_i64(), page["total"].as_i64(), page["pages"].as_i64()), (Some(50), Some(55), Some(2)));
+    assert_eq!(
+        (
+            page["per_page"].as_i64(),
+            page["total"].as_i64(),
+            page["pages"].as_i64()
+        ),
+        (Some(50), Some(55), Some(2))
+    );
     let first = &page["items"][0];
-    assert_eq!(first["remaining_paise"], 100_000 - 54 * 1000, "newest first");
-    for f in ["created_at", "user_id", "email", "service", "pid", "status_code", "amount_paise", "user_amount_paise", "amount_type", "remaining_paise"] {
+    assert_eq!(
+        first["remaining_paise"],
+        100_000 - 54 * 1000,
+        "newest first"
+    );
+    for f in [
+        "created_at",
+        "user_id",
+        "email",
+        "service",
+        "pid",
+        "status_code",
+        "amount_paise",
+        "user_amount_paise",
+        "amount_type",
+        "remaining_paise",
+    ] {
         assert!(!first[f].is_null(), "{f} missing: {first}");
     }
-    let (_, products) = app.get(&format!("/api/v1/partner/users/{u}/product-transactions"), Some(&p.token)).await;
+    let (_, products) = app
+        .get(
+            &format!("/api/v1/partner/users/{u}/product-transactions"),
+            Some(&p.token),
+        )
+        .await;
     assert_eq!(products["total"], 1);
-    assert_eq!((products["items"][0]["service"].as_str(), products["items"][0]["user_amount_paise"].as_i64()), (Some("E-Sign"), Some(2500)));
+    assert_eq!(
+        (
+            products["items"][0]["service"].as_str(),
+            products["items"][0]["user_amount_paise"].as_i64()
+        ),
+        (Some("E-Sign"), Some(2500))
+    );
 }

@@ -20,7 +20,9 @@ fn fill(path: &str, client: i64, user: i64) -> String {
             "kind" => "api".into(),
             "plan" => "default".into(),
             "service" => "pan_verify".into(),
-            other => panic!("path parameter {{{other}}} of {path}: give it a value in superadmin_guard::fill"),
+            other => panic!(
+                "path parameter {{{other}}} of {path}: give it a value in superadmin_guard::fill"
+            ),
         };
         out.push_str(&value);
         rest = &rest[end + 1..];
@@ -44,7 +46,12 @@ async fn a_partner_token_is_refused_on_every_super_admin_operation() {
         if !path.starts_with("/api/v1/superadmin/") {
             continue;
         }
-        for method in item.as_object().unwrap().keys().filter(|m| ["get", "post", "put", "patch", "delete"].contains(&m.as_str())) {
+        for method in item
+            .as_object()
+            .unwrap()
+            .keys()
+            .filter(|m| ["get", "post", "put", "patch", "delete"].contains(&m.as_str()))
+        {
             if public.contains(&(method.as_str(), path.as_str())) {
                 continue;
             }
@@ -58,13 +65,42 @@ async fn a_partner_token_is_refused_on_every_super_admin_operation() {
                 let res = req.send().await.unwrap();
                 let status = res.status().as_u16();
                 let body: Value = res.json().await.unwrap_or(Value::Null);
-                assert_eq!(status, want, "{} {path} with {}: {body}", method.to_uppercase(), if token.is_some() { "a partner token" } else { "no token" });
-                assert_eq!(body["error"]["code"], if want == 403 { "forbidden" } else { "unauthorized" }, "{} {path}: {body}", method.to_uppercase());
+                assert_eq!(
+                    status,
+                    want,
+                    "{} {path} with {}: {body}",
+                    method.to_uppercase(),
+                    if token.is_some() {
+                        "a partner token"
+                    } else {
+                        "no token"
+                    }
+                );
+                assert_eq!(
+                    body["error"]["code"],
+                    if want == 403 {
+                        "forbidden"
+                    } else {
+                        "unauthorized"
+                    },
+                    "{} {path}: {body}",
+                    method.to_uppercase()
+                );
             }
             checked += 1;
         }
     }
-    assert!(checked >= 40, "only {checked} super-admin operations in the document");
+    assert!(
+        checked >= 40,
+        "only {checked} super-admin operations in the document"
+    );
     // Nothing a refused call could have written.
-    assert_eq!(fixtures::count(&app, "SELECT count(*) FROM audit_log WHERE actor_kind = 'superadmin'").await, 0);
+    assert_eq!(
+        fixtures::count(
+            &app,
+            "SELECT count(*) FROM audit_log WHERE actor_kind = 'superadmin'"
+        )
+        .await,
+        0
+    );
 }

@@ -14,7 +14,14 @@ const SVG: &[u8] = b"<svg xmlns=\"http://www.w3.org/2000/svg\" onload=\"alert(1)
 
 /// Asks for a link and PUTs `bytes` as a browser would (every returned header); returns the
 /// key, the link and the PUT's status.
-async fn upload(app: &TestApp, token: &str, purpose: &str, name: &str, ct: &str, bytes: &[u8]) -> (String, Value, u16) {
+async fn upload(
+    app: &TestApp,
+    token: &str,
+    purpose: &str,
+    name: &str,
+    ct: &str,
+    bytes: &[u8],
+) -> (String, Value, u16) {
     let (s, link) = app.post("/api/v1/uploads", &json!({"purpose": purpose, "file_name": name, "content_type": ct, "size": bytes.len()}), Some(token)).await;
     assert_eq!(s, 200, "{link}");
     let status = put_again(app, &link, bytes).await;
@@ -22,7 +29,10 @@ async fn upload(app: &TestApp, token: &str, purpose: &str, name: &str, ct: &str,
 }
 
 async fn put_again(app: &TestApp, link: &Value, bytes: &[u8]) -> u16 {
-    let url = link["url"].as_str().unwrap().replacen(&app.config.public_url, &app.base, 1);
+    let url = link["url"]
+        .as_str()
+        .unwrap()
+        .replacen(&app.config.public_url, &app.base, 1);
     let mut req = app.client.put(url).body(bytes.to_vec());
     for (k, v) in link["headers"].as_object().unwrap() {
         req = req.header(k, v.as_str().unwrap());
@@ -45,23 +55,47 @@ async fn content_is_checked_and_links_work_once(app: TestApp, second_put: u16) {
     assert_eq!(app.state.storage.get_bytes(&logo).await.unwrap(), PNG);
 
     let (html, _, s) = upload(&app, &token, "logo", "page.png", "image/png", HTML).await;
-    assert_eq!(s, 200, "the store takes the bytes; using them is what is checked");
+    assert_eq!(
+        s, 200,
+        "the store takes the bytes; using them is what is checked"
+    );
     let (svg, _, _) = upload(&app, &token, "favicon", "icon.png", "image/png", SVG).await;
     let (fav, _, _) = upload(&app, &token, "favicon", "fav.jpg", "image/jpeg", JPEG).await;
 
     let (s, b) = branding(&app, &token, &html, &fav).await;
-    assert_eq!((s, b["error"]["fields"]["logo_key"].as_str()), (422, Some("Please select a png, jpg or jpeg file")), "{b}");
-    assert!(!app.state.storage.exists(&html).await.unwrap(), "the page was removed");
+    assert_eq!(
+        (s, b["error"]["fields"]["logo_key"].as_str()),
+        (422, Some("Please select a png, jpg or jpeg file")),
+        "{b}"
+    );
+    assert!(
+        !app.state.storage.exists(&html).await.unwrap(),
+        "the page was removed"
+    );
     let (s, b) = branding(&app, &token, &logo, &svg).await;
-    assert_eq!((s, b["error"]["fields"]["favicon_key"].as_str()), (422, Some("Please select a png, jpg or jpeg file")), "{b}");
-    assert!(!app.state.storage.exists(&svg).await.unwrap(), "the SVG was removed");
+    assert_eq!(
+        (s, b["error"]["fields"]["favicon_key"].as_str()),
+        (422, Some("Please select a png, jpg or jpeg file")),
+        "{b}"
+    );
+    assert!(
+        !app.state.storage.exists(&svg).await.unwrap(),
+        "the SVG was removed"
+    );
     // Removed means gone: saving it again is 'no file'.
     let (s, b) = branding(&app, &token, &html, &fav).await;
-    assert_eq!((s, b["error"]["fields"]["logo_key"].as_str()), (422, Some("Please select a file")), "{b}");
+    assert_eq!(
+        (s, b["error"]["fields"]["logo_key"].as_str()),
+        (422, Some("Please select a file")),
+        "{b}"
+    );
 
     let (s, b) = branding(&app, &token, &logo, &fav).await;
     assert_eq!(s, 200, "{b}");
-    assert!(app.state.storage.exists(&logo).await.unwrap() && app.state.storage.exists(&fav).await.unwrap());
+    assert!(
+        app.state.storage.exists(&logo).await.unwrap()
+            && app.state.storage.exists(&fav).await.unwrap()
+    );
 }
 
 #[tokio::test]

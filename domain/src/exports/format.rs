@@ -8,7 +8,9 @@ use std::fmt::Write;
 use chrono::{DateTime, Utc};
 
 const DAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
-const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
 
 /// IST is UTC+05:30, with no daylight saving.
 const IST_SECS: i64 = 5 * 3600 + 30 * 60;
@@ -151,23 +153,47 @@ mod tests {
     #[test]
     fn dates_in_ist_as_the_screens_show_them() {
         let mut s = String::new();
-        date(&mut s, DateTime::parse_from_rfc3339("2024-01-15T05:00:00Z").unwrap().to_utc());
+        date(
+            &mut s,
+            DateTime::parse_from_rfc3339("2024-01-15T05:00:00Z")
+                .unwrap()
+                .to_utc(),
+        );
         assert_eq!(s, "Mon Jan 15 2024 10:30:00");
         s.clear();
-        date(&mut s, DateTime::parse_from_rfc3339("2026-11-23T18:45:09Z").unwrap().to_utc());
+        date(
+            &mut s,
+            DateTime::parse_from_rfc3339("2026-11-23T18:45:09Z")
+                .unwrap()
+                .to_utc(),
+        );
         assert_eq!(s, "Tue Nov 24 2026 00:15:09");
         // Agrees with chrono across leap years, month ends and centuries.
         for t in (-2_000_000_000_i64..4_000_000_000).step_by(7_777_777) {
             let at = DateTime::from_timestamp(t, 0).unwrap();
             s.clear();
             date(&mut s, at);
-            assert_eq!(s, at.with_timezone(&crate::exports::ist()).format("%a %b %d %Y %H:%M:%S").to_string(), "{t}");
+            assert_eq!(
+                s,
+                at.with_timezone(&crate::exports::ist())
+                    .format("%a %b %d %Y %H:%M:%S")
+                    .to_string(),
+                "{t}"
+            );
         }
     }
 
     #[test]
     fn formula_leading_text_is_defused() {
-        for (input, out) in [("=1+2", "'=1+2"), ("+91", "'+91"), ("-2", "'-2"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx"), ("pan,1", "pan,1"), ("a=b", "a=b")] {
+        for (input, out) in [
+            ("=1+2", "'=1+2"),
+            ("+91", "'+91"),
+            ("-2", "'-2"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tx", "'\tx"),
+            ("pan,1", "pan,1"),
+            ("a=b", "a=b"),
+        ] {
             let mut s = String::new();
             text(&mut s, input);
             assert_eq!(s, out);

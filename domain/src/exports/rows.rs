@@ -51,7 +51,10 @@ impl<'r> Record<'r> {
 /// The rows of `job`, newest first (as the screens list them), in one statement: Postgres
 /// sends them as the stream is read, so memory stays flat whatever the count, and one
 /// snapshot means a consistent file.
-pub fn stream<'c>(conn: &'c mut PgConnection, job: &Job) -> BoxStream<'c, Result<PgRow, sqlx::Error>> {
+pub fn stream<'c>(
+    conn: &'c mut PgConnection,
+    job: &Job,
+) -> BoxStream<'c, Result<PgRow, sqlx::Error>> {
     let (select, owner) = match job.kind {
         Kind::ApiTransactions => (
             "SELECT t.created_at, t.partner_id, t.user_id, t.pid, t.service AS label, t.status_code, t.user_amount_paise AS amount_paise,
@@ -87,16 +90,27 @@ pub fn stream<'c>(conn: &'c mut PgConnection, job: &Job) -> BoxStream<'c, Result
     // Only constants of this function go into the text; every value is bound, in this order.
     let mut sql = format!("{select} WHERE t.created_at >= $1 AND t.created_at < $2");
     match (job.kind, job.scope) {
-        (_, Scope::User { .. }) => sql.push_str(&format!(" AND {owner}.partner_id = $3 AND {owner}.user_id = $4")),
+        (_, Scope::User { .. }) => sql.push_str(&format!(
+            " AND {owner}.partner_id = $3 AND {owner}.user_id = $4"
+        )),
         // A partner's wallet entries are its own wallets'; its other exports cover all its users.
-        (Kind::WalletEntries, Scope::Partner(_)) => sql.push_str(" AND w.partner_id = $3 AND w.user_id IS NULL"),
+        (Kind::WalletEntries, Scope::Partner(_)) => {
+            sql.push_str(" AND w.partner_id = $3 AND w.user_id IS NULL")
+        }
         (_, Scope::Partner(_)) => sql.push_str(&format!(" AND {owner}.partner_id = $3")),
         (Kind::WalletEntries, Scope::AllPartners) => sql.push_str(" AND w.user_id IS NULL"),
         (_, Scope::AllPartners) => {}
     }
     sql.push_str(" ORDER BY t.created_at DESC, t.id DESC");
-    let to_end = job.to.succ_opt().map(day_start).unwrap_or(DateTime::<Utc>::MAX_UTC);
-    let mut q = sqlx::query(AssertSqlSafe(sql)).persistent(false).bind(day_start(job.from)).bind(to_end);
+    let to_end = job
+        .to
+        .succ_opt()
+        .map(day_start)
+        .unwrap_or(DateTime::<Utc>::MAX_UTC);
+    let mut q = sqlx::query(AssertSqlSafe(sql))
+        .persistent(false)
+        .bind(day_start(job.from))
+        .bind(to_end);
     if let Some(p) = job.scope.partner_id() {
         q = q.bind(p);
     }
@@ -162,7 +176,9 @@ impl Layout {
             cols.push(UserId);
         }
         cols.extend_from_slice(match kind {
-            Kind::ApiTransactions | Kind::ProductTransactions => &[Pid, Services, Amount, Balance, Type],
+            Kind::ApiTransactions | Kind::ProductTransactions => {
+                &[Pid, Services, Amount, Balance, Type]
+            }
             Kind::ApiLogs => &[Services, StatusCode, Amount],
             Kind::ProductLogs => &[Description, StatusCode, Amount],
             Kind::WalletEntries => &[Wallet, Type, Amount, Balance],
@@ -190,7 +206,10 @@ struct Sink(Arc<Mutex<Vec<u8>>>);
 
 impl std::io::Write for Sink {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).extend_from_slice(buf);
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .extend_from_slice(buf);
         Ok(buf.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -205,8 +224,15 @@ impl RowWriter {
     pub fn new(layout: Layout) -> Self {
         // Quote a field only when it needs it (commas, quotes, newlines); quotes are doubled.
         let out = Arc::new(Mutex::new(Vec::with_capacity(256 * 1024)));
-        let csv = csv::WriterBuilder::new().quote_style(csv::QuoteStyle::Necessary).from_writer(Sink(out.clone()));
-        Self { layout, csv, out, cell: String::with_capacity(64) }
+        let csv = csv::WriterBuilder::new()
+            .quote_style(csv::QuoteStyle::Necessary)
+            .from_writer(Sink(out.clone()));
+        Self {
+            layout,
+            csv,
+            out,
+            cell: String::with_capacity(64),
+        }
     }
 
     /// Starts a file: the byte order mark and the header row.
@@ -250,7 +276,11 @@ impl RowWriter {
                     Some(b) => format::rupees(c, b),
                     None => c.push_str("NA"),
                 },
-                Column::Type => c.push_str(if r.entry_type == Some("credit") { "Credit" } else { "Debit" }),
+                Column::Type => c.push_str(if r.entry_type == Some("credit") {
+                    "Credit"
+                } else {
+                    "Debit"
+                }),
             }
             self.csv.write_field(self.cell.as_bytes())?;
         }
@@ -270,7 +300,10 @@ impl RowWriter {
     /// Drains what has been written so far.
     pub fn take(&mut self) -> csv::Result<Vec<u8>> {
         self.csv.flush()?;
-        Ok(std::mem::replace(&mut *self.buffer(), Vec::with_capacity(256 * 1024)))
+        Ok(std::mem::replace(
+            &mut *self.buffer(),
+            Vec::with_capacity(256 * 1024),
+        ))
     }
 }
 
@@ -280,7 +313,9 @@ mod tests {
 
     fn rec() -> Record<'static> {
         Record {
-            created_at: DateTime::parse_from_rfc3339("2024-01-15T05:00:00Z").unwrap().to_utc(),
+            created_at: DateTime::parse_from_rfc3339("2024-01-15T05:00:00Z")
+                .unwrap()
+                .to_utc(),
             partner_id: 3,
             user_id: Some(42),
             pid: Some("=HYPERLINK(\"http://x\")"),
@@ -310,9 +345,44 @@ mod tests {
 
     #[test]
     fn layouts_per_scope() {
-        assert_eq!(Layout::of(Kind::ApiLogs, Scope::User { partner_id: 1, user_id: 2 }).headers(), ["#", "Date", "Services", "Status Code", "Amount"]);
-        assert_eq!(Layout::of(Kind::ProductLogs, Scope::AllPartners).headers(), ["#", "Date", "Partner ID", "User ID", "Description", "Status Code", "Amount"]);
-        assert_eq!(Layout::of(Kind::WalletEntries, Scope::Partner(1)).headers(), ["#", "Date", "Wallet", "Type", "Amount", "Balance"]);
-        assert_eq!(Layout::of(Kind::WalletEntries, Scope::AllPartners).headers(), ["#", "Date", "Partner ID", "Wallet", "Type", "Amount", "Balance"]);
+        assert_eq!(
+            Layout::of(
+                Kind::ApiLogs,
+                Scope::User {
+                    partner_id: 1,
+                    user_id: 2
+                }
+            )
+            .headers(),
+            ["#", "Date", "Services", "Status Code", "Amount"]
+        );
+        assert_eq!(
+            Layout::of(Kind::ProductLogs, Scope::AllPartners).headers(),
+            [
+                "#",
+                "Date",
+                "Partner ID",
+                "User ID",
+                "Description",
+                "Status Code",
+                "Amount"
+            ]
+        );
+        assert_eq!(
+            Layout::of(Kind::WalletEntries, Scope::Partner(1)).headers(),
+            ["#", "Date", "Wallet", "Type", "Amount", "Balance"]
+        );
+        assert_eq!(
+            Layout::of(Kind::WalletEntries, Scope::AllPartners).headers(),
+            [
+                "#",
+                "Date",
+                "Partner ID",
+                "Wallet",
+                "Type",
+                "Amount",
+                "Balance"
+            ]
+        );
     }
 }

@@ -12,10 +12,7 @@ use super::{Call, Caller};
 use crate::{
     Result,
     config::Config,
-    wallets::{
-        self, Owner, WalletKind,
-        charge::Charge,
-    },
+    wallets::{self, Owner, WalletKind, charge::Charge},
 };
 
 /// The client for upstream calls, with the configured timeout.
@@ -30,14 +27,31 @@ pub fn http_client(config: &Config) -> reqwest::Client {
 
 /// What to charge: the price, for a sandbox call too (README 'Sandbox calls'). The wallets are
 /// created on first use, so a user whose wallet was never funded gets 402, not an error.
-pub async fn charge_of(pool: &PgPool, caller: &Caller, call: &Call, idempotency_key: Option<String>) -> Result<Charge> {
+pub async fn charge_of(
+    pool: &PgPool,
+    caller: &Caller,
+    call: &Call,
+    idempotency_key: Option<String>,
+) -> Result<Charge> {
     let (amount, user_amount) = (call.price.amount_paise, call.price.user_amount_paise);
-    let (mut user_wallet_id, mut partner_wallet_id) = (caller.user_wallet_id, caller.partner_wallet_id);
-    if (user_amount > 0 && user_wallet_id.is_none()) || (amount > 0 && partner_wallet_id.is_none()) {
+    let (mut user_wallet_id, mut partner_wallet_id) =
+        (caller.user_wallet_id, caller.partner_wallet_id);
+    if (user_amount > 0 && user_wallet_id.is_none()) || (amount > 0 && partner_wallet_id.is_none())
+    {
         let mut conn = pool.acquire().await?;
-        let user = Owner::User { partner_id: caller.partner_id, user_id: caller.user_id };
+        let user = Owner::User {
+            partner_id: caller.partner_id,
+            user_id: caller.user_id,
+        };
         user_wallet_id = Some(wallets::wallet_id(&mut conn, user, WalletKind::Api).await?);
-        partner_wallet_id = Some(wallets::wallet_id(&mut conn, Owner::Partner(caller.partner_id), WalletKind::Api).await?);
+        partner_wallet_id = Some(
+            wallets::wallet_id(
+                &mut conn,
+                Owner::Partner(caller.partner_id),
+                WalletKind::Api,
+            )
+            .await?,
+        );
     }
     Ok(Charge {
         partner_id: caller.partner_id,
@@ -56,7 +70,12 @@ pub async fn charge_of(pool: &PgPool, caller: &Caller, call: &Call, idempotency_
 
 /// How the upstream (or the sample) answered.
 pub enum Upstream {
-    Answered { status: u16, body: Bytes, vpid: String, content_type: Option<HeaderValue> },
+    Answered {
+        status: u16,
+        body: Bytes,
+        vpid: String,
+        content_type: Option<HeaderValue>,
+    },
     TimedOut,
     Unreachable,
 }
@@ -76,9 +95,15 @@ impl Upstream {
     pub fn failure(&self) -> Option<String> {
         match self {
             Upstream::Answered { status, .. } if (200..300).contains(status) => None,
-            Upstream::Answered { status, .. } => Some(format!("The verification provider answered with status {status}; you were not charged")),
-            Upstream::TimedOut => Some("The verification provider did not answer in time; you were not charged".into()),
-            Upstream::Unreachable => Some("The verification provider could not be reached; you were not charged".into()),
+            Upstream::Answered { status, .. } => Some(format!(
+                "The verification provider answered with status {status}; you were not charged"
+            )),
+            Upstream::TimedOut => Some(
+                "The verification provider did not answer in time; you were not charged".into(),
+            ),
+            Upstream::Unreachable => {
+                Some("The verification provider could not be reached; you were not charged".into())
+            }
         }
     }
 
@@ -91,9 +116,21 @@ impl Upstream {
 }
 
 /// The catalogue's sample answer (a sandbox call), or the upstream's.
-pub async fn answer(http: &reqwest::Client, config: &Config, caller: &Caller, call: &Call, headers: &HeaderMap, input: &serde_json::Map<String, serde_json::Value>) -> Upstream {
+pub async fn answer(
+    http: &reqwest::Client,
+    config: &Config,
+    caller: &Caller,
+    call: &Call,
+    headers: &HeaderMap,
+    input: &serde_json::Map<String, serde_json::Value>,
+) -> Upstream {
     if call.sandbox {
-        Upstream::Answered { status: 200, body: Bytes::from(serde_json::to_vec(&call.endpoint.response_code).unwrap_or_default()), vpid: String::new(), content_type: None }
+        Upstream::Answered {
+            status: 200,
+            body: Bytes::from(serde_json::to_vec(&call.endpoint.response_code).unwrap_or_default()),
+            vpid: String::new(),
+            content_type: None,
+        }
     } else {
         upstream(http, config, caller, call, headers, input).await
     }
@@ -102,32 +139,53 @@ pub async fn answer(http: &reqwest::Client, config: &Config, caller: &Caller, ca
 /// The upstream call: the partner's base URL when switched on, else the catalogue's, plus the
 /// entry's endpoint; its parameters as a JSON body (POST) or query (GET), its headers from the
 /// request's headers or, failing that, its fields.
-async fn upstream(http: &reqwest::Client, config: &Config, caller: &Caller, call: &Call, headers: &HeaderMap, input: &serde_json::Map<String, serde_json::Value>) -> Upstream {
-    let base = caller.base_url.as_deref().unwrap_or(&config.upstream_base_url).trim_end_matches('/');
+async fn upstream(
+    http: &reqwest::Client,
+    config: &Config,
+    caller: &Caller,
+    call: &Call,
+    headers: &HeaderMap,
+    input: &serde_json::Map<String, serde_json::Value>,
+) -> Upstream {
+    let base = caller
+        .base_url
+        .as_deref()
+        .unwrap_or(&config.upstream_base_url)
+        .trim_end_matches('/');
     let url = format!("{base}{}", call.endpoint.endpoint);
     let names = call.endpoint.params();
     let params: serde_json::Map<String, serde_json::Value> = if names.is_empty() {
         input.clone()
     } else {
-        names.iter().filter_map(|n| input.get(*n).map(|v| ((*n).to_owned(), v.clone()))).collect()
+        names
+            .iter()
+            .filter_map(|n| input.get(*n).map(|v| ((*n).to_owned(), v.clone())))
+            .collect()
     };
     let mut req = if call.endpoint.method == "get" {
         let query: Vec<(String, String)> = params
             .iter()
-            .map(|(k, v)| (k.clone(), match v {
-                serde_json::Value::String(s) => s.clone(),
-                other => other.to_string(),
-            }))
+            .map(|(k, v)| {
+                (
+                    k.clone(),
+                    match v {
+                        serde_json::Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    },
+                )
+            })
             .collect();
         http.get(&url).query(&query)
     } else {
         http.post(&url).json(&params)
     };
     for name in call.endpoint.headers() {
-        let value = headers
-            .get(name)
-            .cloned()
-            .or_else(|| input.get(name).and_then(|v| v.as_str()).and_then(|s| HeaderValue::from_str(s).ok()));
+        let value = headers.get(name).cloned().or_else(|| {
+            input
+                .get(name)
+                .and_then(|v| v.as_str())
+                .and_then(|s| HeaderValue::from_str(s).ok())
+        });
         if let (Ok(n), Some(v)) = (HeaderName::from_bytes(name.as_bytes()), value) {
             req = req.header(n, v);
         }
@@ -135,10 +193,22 @@ async fn upstream(http: &reqwest::Client, config: &Config, caller: &Caller, call
     match req.send().await {
         Ok(res) => {
             let status = res.status().as_u16();
-            let vpid = res.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("").chars().take(100).collect();
+            let vpid = res
+                .headers()
+                .get("x-request-id")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("")
+                .chars()
+                .take(100)
+                .collect();
             let content_type = res.headers().get(header::CONTENT_TYPE).cloned();
             match res.bytes().await {
-                Ok(body) => Upstream::Answered { status, body, vpid, content_type },
+                Ok(body) => Upstream::Answered {
+                    status,
+                    body,
+                    vpid,
+                    content_type,
+                },
                 Err(e) if e.is_timeout() => Upstream::TimedOut,
                 Err(_) => Upstream::Unreachable,
             }

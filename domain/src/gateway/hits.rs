@@ -38,13 +38,28 @@ struct Count {
 
 type Key = (i64, IpAddr, NaiveDate);
 /// partner, user, ip, day, hits, first seen, last seen: one vector each, for `UNNEST`.
-type Columns = (Vec<i64>, Vec<i64>, Vec<String>, Vec<NaiveDate>, Vec<i64>, Vec<DateTime<Utc>>, Vec<DateTime<Utc>>);
+type Columns = (
+    Vec<i64>,
+    Vec<i64>,
+    Vec<String>,
+    Vec<NaiveDate>,
+    Vec<i64>,
+    Vec<DateTime<Utc>>,
+    Vec<DateTime<Utc>>,
+);
 
 /// Sorted by key, so concurrent upserts touch rows in one order and cannot deadlock.
 fn aggregate(hits: &[Hit]) -> BTreeMap<Key, Count> {
     let mut m: BTreeMap<Key, Count> = BTreeMap::new();
     for h in hits {
-        let e = m.entry((h.user_id, h.ip, h.at.date_naive())).or_insert(Count { partner_id: h.partner_id, hits: 0, first: h.at, last: h.at });
+        let e = m
+            .entry((h.user_id, h.ip, h.at.date_naive()))
+            .or_insert(Count {
+                partner_id: h.partner_id,
+                hits: 0,
+                first: h.at,
+                last: h.at,
+            });
         e.hits += 1;
         e.first = e.first.min(h.at);
         e.last = e.last.max(h.at);
@@ -53,7 +68,11 @@ fn aggregate(hits: &[Hit]) -> BTreeMap<Key, Count> {
 }
 
 /// Adds `counts` to `table` (`ip_hit_counters` or `ip_hits`: same columns, same unique key).
-async fn upsert(conn: &mut PgConnection, table: &'static str, counts: &BTreeMap<Key, Count>) -> Result<u64> {
+async fn upsert(
+    conn: &mut PgConnection,
+    table: &'static str,
+    counts: &BTreeMap<Key, Count>,
+) -> Result<u64> {
     if counts.is_empty() {
         return Ok(0);
     }
@@ -92,7 +111,9 @@ async fn upsert(conn: &mut PgConnection, table: &'static str, counts: &BTreeMap<
 
 /// Without Redis: one batch of hits into `ip_hit_counters`.
 pub async fn record(conn: &mut PgConnection, hits: &[Hit]) -> Result<()> {
-    upsert(conn, "ip_hit_counters", &aggregate(hits)).await.map(|_| ())
+    upsert(conn, "ip_hit_counters", &aggregate(hits))
+        .await
+        .map(|_| ())
 }
 
 /// The Redis side. Keys are namespaced by the database's name, so several platforms (or test
@@ -116,8 +137,13 @@ pub fn namespace(database_url: &str) -> String {
 impl RedisHits {
     pub async fn connect(redis_url: &str, database_url: &str) -> Result<Self> {
         let client = redis::Client::open(redis_url).map_err(redis_err)?;
-        let conn = redis::aio::ConnectionManager::new(client).await.map_err(redis_err)?;
-        Ok(Self { conn, prefix: namespace(database_url) })
+        let conn = redis::aio::ConnectionManager::new(client)
+            .await
+            .map_err(redis_err)?;
+        Ok(Self {
+            conn,
+            prefix: namespace(database_url),
+        })
     }
 
     fn live_key(&self) -> String {
@@ -141,8 +167,10 @@ impl RedisHits {
         for ((user, ip, day), c) in &counts {
             let field = format!("{}|{user}|{ip}|{day}", c.partner_id);
             pipe.hincr(&key, &field, c.hits).ignore();
-            pipe.hset_nx(&key, format!("{field}|f"), c.first.timestamp_millis()).ignore();
-            pipe.hset(&key, format!("{field}|l"), c.last.timestamp_millis()).ignore();
+            pipe.hset_nx(&key, format!("{field}|f"), c.first.timestamp_millis())
+                .ignore();
+            pipe.hset(&key, format!("{field}|l"), c.last.timestamp_millis())
+                .ignore();
         }
         let mut conn = self.conn.clone();
         pipe.query_async::<()>(&mut conn).await.map_err(redis_err)
@@ -150,7 +178,11 @@ impl RedisHits {
 
     /// Moves the live hash aside for folding (new hits start a fresh one). `None`: no hits.
     pub async fn take(&self) -> Result<Option<String>> {
-        let fold = format!("{}:ip_hits:fold:{}", self.prefix, uuid::Uuid::new_v4().simple());
+        let fold = format!(
+            "{}:ip_hits:fold:{}",
+            self.prefix,
+            uuid::Uuid::new_v4().simple()
+        );
         let mut conn = self.conn.clone();
         match conn.rename::<_, _, ()>(self.live_key(), &fold).await {
             Ok(()) => Ok(Some(fold)),
@@ -189,7 +221,15 @@ impl RedisHits {
                 let day: NaiveDate = parts.next()?.parse().ok()?;
                 let first = DateTime::from_timestamp_millis(first)?;
                 let last = DateTime::from_timestamp_millis(last)?;
-                Some(((user, ip, day), Count { partner_id, hits, first, last }))
+                Some((
+                    (user, ip, day),
+                    Count {
+                        partner_id,
+                        hits,
+                        first,
+                        last,
+                    },
+                ))
             })();
             match parsed {
                 Some((k, c)) if c.hits > 0 => {
@@ -200,13 +240,18 @@ impl RedisHits {
             }
         }
         let mut tx = pool.begin().await?;
-        let first_time = sqlx::query("INSERT INTO ip_hit_folds (fold_key) VALUES ($1) ON CONFLICT DO NOTHING")
-            .bind(fold)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
-            == 1;
-        let rows = if first_time { upsert(&mut tx, "ip_hits", &counts).await? } else { 0 };
+        let first_time =
+            sqlx::query("INSERT INTO ip_hit_folds (fold_key) VALUES ($1) ON CONFLICT DO NOTHING")
+                .bind(fold)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+                == 1;
+        let rows = if first_time {
+            upsert(&mut tx, "ip_hits", &counts).await?
+        } else {
+            0
+        };
         tx.commit().await?;
         conn.del::<_, ()>(fold).await.map_err(redis_err)?;
         Ok(rows)
@@ -224,7 +269,9 @@ impl RedisHits {
             rows += self.fold_key(pool, &key).await?;
         }
         // Fold keys are unique; a week of them is far more than a retry could need.
-        sqlx::query("DELETE FROM ip_hit_folds WHERE folded_at < now() - interval '7 days'").execute(pool).await?;
+        sqlx::query("DELETE FROM ip_hit_folds WHERE folded_at < now() - interval '7 days'")
+            .execute(pool)
+            .await?;
         Ok(rows)
     }
 }
@@ -235,17 +282,30 @@ mod tests {
 
     #[test]
     fn hits_of_one_user_ip_and_day_add_up() {
-        let at = DateTime::parse_from_rfc3339("2026-11-23T10:00:00Z").unwrap().to_utc();
+        let at = DateTime::parse_from_rfc3339("2026-11-23T10:00:00Z")
+            .unwrap()
+            .to_utc();
         let ip: IpAddr = "203.0.113.1".parse().unwrap();
-        let h = |user, secs| Hit { partner_id: 7, user_id: user, ip, at: at + chrono::Duration::seconds(secs) };
+        let h = |user, secs| Hit {
+            partner_id: 7,
+            user_id: user,
+            ip,
+            at: at + chrono::Duration::seconds(secs),
+        };
         let m = aggregate(&[h(1, 5), h(1, 0), h(2, 1), h(1, 86_400)]);
         assert_eq!(m.len(), 3);
         let c = m[&(1, ip, at.date_naive())];
-        assert_eq!((c.hits, c.first, c.last), (2, at, at + chrono::Duration::seconds(5)));
+        assert_eq!(
+            (c.hits, c.first, c.last),
+            (2, at, at + chrono::Duration::seconds(5))
+        );
     }
 
     #[test]
     fn namespace_is_the_database() {
-        assert_eq!(namespace("postgres://u@h:5432/kyc_test_ab?sslmode=disable"), "kyc:kyc_test_ab");
+        assert_eq!(
+            namespace("postgres://u@h:5432/kyc_test_ab?sslmode=disable"),
+            "kyc:kyc_test_ab"
+        );
     }
 }

@@ -39,13 +39,19 @@ pub fn valid_id(id: &str) -> bool {
     id.len() <= 200
         && id.ends_with(".eml")
         && !id.starts_with('.')
-        && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_')
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_')
         && !id.contains("..")
 }
 
 fn names(dir: &Path) -> std::io::Result<Vec<String>> {
     let mut names: Vec<String> = match std::fs::read_dir(dir) {
-        Ok(rd) => rd.filter_map(Result::ok).filter_map(|e| e.file_name().into_string().ok()).filter(|n| valid_id(n)).collect(),
+        Ok(rd) => rd
+            .filter_map(Result::ok)
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| valid_id(n))
+            .collect(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => vec![],
         Err(e) => return Err(e),
     };
@@ -63,8 +69,17 @@ pub async fn list(dir: &Path, req: PageRequest) -> std::io::Result<Page<OutboxEn
             .iter()
             .skip(req.offset().min(total) as usize)
             .take(req.limit() as usize)
-            .filter_map(|n| std::fs::read_to_string(dir.join(n)).ok().map(|raw| parse(n, &raw)))
-            .map(|m| OutboxEntry { id: m.id, to: m.to, subject: m.subject, at: m.at })
+            .filter_map(|n| {
+                std::fs::read_to_string(dir.join(n))
+                    .ok()
+                    .map(|raw| parse(n, &raw))
+            })
+            .map(|m| OutboxEntry {
+                id: m.id,
+                to: m.to,
+                subject: m.subject,
+                at: m.at,
+            })
             .collect();
         Ok(Page::new(items, total, req))
     })
@@ -98,7 +113,11 @@ pub fn parse(id: &str, raw: &str) -> OutboxMail {
         .next()
         .and_then(|stamp| NaiveDateTime::parse_from_str(stamp, "%Y%m%dT%H%M%S%.fZ").ok())
         .map(|t| t.and_utc())
-        .or_else(|| DateTime::parse_from_rfc2822(&header("Date")).ok().map(|d| d.with_timezone(&Utc)));
+        .or_else(|| {
+            DateTime::parse_from_rfc2822(&header("Date"))
+                .ok()
+                .map(|d| d.with_timezone(&Utc))
+        });
     OutboxMail {
         id: id.to_owned(),
         to: words(&header("To")),
@@ -111,13 +130,25 @@ pub fn parse(id: &str, raw: &str) -> OutboxMail {
 
 /// Unfolded headers and the body.
 fn split(raw: &str) -> (String, &str) {
-    let (head, body) = raw.split_once("\r\n\r\n").or_else(|| raw.split_once("\n\n")).unwrap_or((raw, ""));
-    (head.replace("\r\n ", " ").replace("\r\n\t", " ").replace("\n ", " "), body)
+    let (head, body) = raw
+        .split_once("\r\n\r\n")
+        .or_else(|| raw.split_once("\n\n"))
+        .unwrap_or((raw, ""));
+    (
+        head.replace("\r\n ", " ")
+            .replace("\r\n\t", " ")
+            .replace("\n ", " "),
+        body,
+    )
 }
 
 fn header(head: &str, name: &str) -> String {
     head.lines()
-        .find_map(|l| l.split_once(':').filter(|(k, _)| k.trim().eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_owned()))
+        .find_map(|l| {
+            l.split_once(':')
+                .filter(|(k, _)| k.trim().eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.trim().to_owned())
+        })
         .unwrap_or_default()
 }
 
@@ -127,7 +158,8 @@ fn boundary(content_type: &str) -> Option<String> {
     }
     content_type.split(';').find_map(|p| {
         let (k, v) = p.trim().split_once('=')?;
-        k.eq_ignore_ascii_case("boundary").then(|| v.trim_matches('"').to_owned())
+        k.eq_ignore_ascii_case("boundary")
+            .then(|| v.trim_matches('"').to_owned())
     })
 }
 
@@ -147,7 +179,10 @@ fn plain_part(body: &str, separator: &str) -> Option<String> {
             }
         } else if ct.is_empty() || ct.to_ascii_lowercase().starts_with("text/plain") {
             let inner = inner.trim_end_matches(['\r', '\n']);
-            return Some(decode_body(&header(&head, "Content-Transfer-Encoding"), inner));
+            return Some(decode_body(
+                &header(&head, "Content-Transfer-Encoding"),
+                inner,
+            ));
         }
     }
     None
@@ -155,10 +190,18 @@ fn plain_part(body: &str, separator: &str) -> Option<String> {
 
 fn decode_body(encoding: &str, body: &str) -> String {
     match encoding.to_ascii_lowercase().as_str() {
-        "quoted-printable" => String::from_utf8_lossy(&quoted_printable(&body.replace("=\r\n", "").replace("=\n", ""))).into_owned(),
+        "quoted-printable" => String::from_utf8_lossy(&quoted_printable(
+            &body.replace("=\r\n", "").replace("=\n", ""),
+        ))
+        .into_owned(),
         "base64" => {
             let compact: String = body.chars().filter(|c| !c.is_whitespace()).collect();
-            String::from_utf8_lossy(&base64::engine::general_purpose::STANDARD.decode(compact).unwrap_or_default()).into_owned()
+            String::from_utf8_lossy(
+                &base64::engine::general_purpose::STANDARD
+                    .decode(compact)
+                    .unwrap_or_default(),
+            )
+            .into_owned()
         }
         _ => body.to_owned(),
     }
@@ -171,7 +214,9 @@ fn quoted_printable(s: &str) -> Vec<u8> {
     while i < b.len() {
         if b[i] == b'='
             && i + 2 < b.len()
-            && let Some(v) = std::str::from_utf8(&b[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok())
+            && let Some(v) = std::str::from_utf8(&b[i + 1..i + 3])
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
         {
             out.push(v);
             i += 3;
@@ -195,7 +240,9 @@ fn words(value: &str) -> String {
             let (enc, r) = r.split_once('?')?;
             let (text, after) = r.split_once("?=")?;
             let bytes = match enc.to_ascii_lowercase().as_str() {
-                "b" => base64::engine::general_purpose::STANDARD.decode(text).ok()?,
+                "b" => base64::engine::general_purpose::STANDARD
+                    .decode(text)
+                    .ok()?,
                 "q" => quoted_printable(&text.replace('_', " ")),
                 _ => return None,
             };
@@ -228,17 +275,30 @@ mod tests {
     use crate::mail::Email;
 
     fn written(email: &Email) -> String {
-        String::from_utf8(email.to_message("KYC <noreply@kyc.test>").unwrap().formatted()).unwrap()
+        String::from_utf8(
+            email
+                .to_message("KYC <noreply@kyc.test>")
+                .unwrap()
+                .formatted(),
+        )
+        .unwrap()
     }
 
     #[test]
     fn reads_back_what_lettre_writes() {
-        let mut e = Email::new("asha@example.in", "Réinitialiser — ₹ 1,000 left on your wallet", "Line one\nसमाप्त ".repeat(40));
+        let mut e = Email::new(
+            "asha@example.in",
+            "Réinitialiser — ₹ 1,000 left on your wallet",
+            "Line one\nसमाप्त ".repeat(40),
+        );
         let m = parse("20261123T101112.123456Z-abc.eml", &written(&e));
         assert_eq!(m.to, "asha@example.in");
         assert_eq!(m.subject, e.subject);
         assert_eq!(m.text.trim_end(), e.text.replace("\r\n", "\n").trim_end());
-        assert_eq!(m.at.unwrap().to_rfc3339(), "2026-11-23T10:11:12.123456+00:00");
+        assert_eq!(
+            m.at.unwrap().to_rfc3339(),
+            "2026-11-23T10:11:12.123456+00:00"
+        );
         e.html = Some("<p>html</p>".into());
         e.text = "plain text".into();
         assert_eq!(parse("x.eml", &written(&e)).text, "plain text");
@@ -247,7 +307,15 @@ mod tests {
     #[test]
     fn only_plain_names_in_the_folder_are_ids() {
         assert!(valid_id("20261123T101112.123456Z-abc-1.eml"));
-        for bad in ["../etc/passwd.eml", ".x.tmp", ".hidden.eml", "a/b.eml", "x.txt", "a..eml", ""] {
+        for bad in [
+            "../etc/passwd.eml",
+            ".x.tmp",
+            ".hidden.eml",
+            "a/b.eml",
+            "x.txt",
+            "a..eml",
+            "",
+        ] {
             assert!(!valid_id(bad), "{bad}");
         }
     }

@@ -17,7 +17,13 @@ pub fn verify_email(to: &str, first_name: &str, public_url: &str, token: &str) -
 }
 
 /// Forgot password: the reset link (valid 1 hour, one use).
-pub fn reset_password(to: &str, first_name: &str, user_name: &str, public_url: &str, token: &str) -> Email {
+pub fn reset_password(
+    to: &str,
+    first_name: &str,
+    user_name: &str,
+    public_url: &str,
+    token: &str,
+) -> Email {
     let link = format!("{public_url}/reset-password-admin/{token}");
     Email::new(
         to,
@@ -61,7 +67,13 @@ pub fn account_created(to: &str, first_name: &str, user_id: i64) -> Email {
 
 /// The SMTP step's 'send test mail', to the partner's own address through its own server.
 pub fn smtp_test(to: &str, host: &str) -> Email {
-    Email::new(to, "Test mail from your SMTP settings", format!("This is a test message sent through your mail server {host}. Your SMTP settings work.\n"))
+    Email::new(
+        to,
+        "Test mail from your SMTP settings",
+        format!(
+            "This is a test message sent through your mail server {host}. Your SMTP settings work.\n"
+        ),
+    )
 }
 
 /// TruBank: the partner decided on the user's bank-statement verification request. Only the
@@ -75,8 +87,17 @@ pub fn bank_statement_decided(
     status: &str,
     comment: Option<&str>,
 ) -> Email {
-    let tail: String = account_number.chars().rev().take(4).collect::<Vec<_>>().into_iter().rev().collect();
-    let comment = comment.map(|c| format!("\nComment: {c}\n")).unwrap_or_default();
+    let tail: String = account_number
+        .chars()
+        .rev()
+        .take(4)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let comment = comment
+        .map(|c| format!("\nComment: {c}\n"))
+        .unwrap_or_default();
     Email::new(
         to,
         format!("Bank statement verification {request_id}: {status}"),
@@ -108,15 +129,38 @@ mod tests {
             "Hello Asha,\n\nWe received a request to reset the password of your account asha_r. Open this link to set a new password (it is valid for 1 hour and works once):\n\nhttp://x/reset-password-admin/TOK\n\nIf you did not ask for this, you can ignore this email.\n"
         );
         let c = account_created("m@e.in", "Meera", 12);
-        assert_eq!((c.to.as_str(), c.subject.as_str()), ("m@e.in", "Your account has been created"));
-        assert_eq!(c.text, "Hello Meera,\n\nAn account has been created for you (user id 12). Sign in with this e-mail address and the password your administrator gave you.\n");
+        assert_eq!(
+            (c.to.as_str(), c.subject.as_str()),
+            ("m@e.in", "Your account has been created")
+        );
+        assert_eq!(
+            c.text,
+            "Hello Meera,\n\nAn account has been created for you (user id 12). Sign in with this e-mail address and the password your administrator gave you.\n"
+        );
     }
 
     #[test]
     fn bank_statement_decision_names_the_request_not_the_account() {
-        let m = bank_statement_decided("a@b.in", "Asha", "TRB123", "501001234590", "HDFC Bank", "Not verified", Some("Pages missing"));
-        assert_eq!(m.subject, "Bank statement verification TRB123: Not verified");
-        assert!(m.text.contains("account ending 4590, HDFC Bank") && m.text.contains("Status: Not verified\n\nComment: Pages missing\n"), "{}", m.text);
+        let m = bank_statement_decided(
+            "a@b.in",
+            "Asha",
+            "TRB123",
+            "501001234590",
+            "HDFC Bank",
+            "Not verified",
+            Some("Pages missing"),
+        );
+        assert_eq!(
+            m.subject,
+            "Bank statement verification TRB123: Not verified"
+        );
+        assert!(
+            m.text.contains("account ending 4590, HDFC Bank")
+                && m.text
+                    .contains("Status: Not verified\n\nComment: Pages missing\n"),
+            "{}",
+            m.text
+        );
         assert!(!m.text.contains("501001234590"));
     }
 }

@@ -43,7 +43,11 @@ pub struct Credentials {
 
 /// The user of `partner_id` with this e-mail: a user of another partner is never found, so it
 /// fails exactly like an unknown e-mail.
-pub async fn credentials_by_email(conn: &mut PgConnection, partner_id: i64, email: &str) -> Result<Option<Credentials>> {
+pub async fn credentials_by_email(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    email: &str,
+) -> Result<Option<Credentials>> {
     if !is_plain_text(email) || email.len() > 254 {
         return Ok(None);
     }
@@ -116,11 +120,21 @@ pub async fn profile(conn: &mut PgConnection, partner_id: i64, user_id: i64) -> 
     .fetch_optional(&mut *conn)
     .await?
     .ok_or(Error::NotFound)?;
-    let mut wallets = wallets::balances(conn, Owner::User { partner_id, user_id }).await?;
+    let mut wallets = wallets::balances(
+        conn,
+        Owner::User {
+            partner_id,
+            user_id,
+        },
+    )
+    .await?;
     if wallets.api.low_balance_threshold_paise.is_none() {
         wallets.api.low_balance_threshold_paise = r.partner_threshold;
     }
-    let low_balance = wallets.api.low_balance_threshold_paise.is_some_and(|t| wallets.api.balance_paise < t);
+    let low_balance = wallets
+        .api
+        .low_balance_threshold_paise
+        .is_some_and(|t| wallets.api.balance_paise < t);
     Ok(Profile {
         id: r.id,
         first_name: r.first_name,

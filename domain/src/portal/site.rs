@@ -23,7 +23,13 @@ pub struct SignupSettings {
 
 impl Default for SignupSettings {
     fn default() -> Self {
-        Self { create_account: true, forgot_password: true, terms: true, terms_html: String::new(), copyright: String::new() }
+        Self {
+            create_account: true,
+            forgot_password: true,
+            terms: true,
+            terms_html: String::new(),
+            copyright: String::new(),
+        }
     }
 }
 
@@ -76,12 +82,17 @@ pub async fn site(conn: &mut PgConnection, partner_id: i64) -> Result<Site> {
     .bind(partner_id)
     .fetch_one(&mut *conn)
     .await?;
-    let contact: Option<(String, String, String)> =
-        sqlx::query_as("SELECT phone_number, email, address FROM partner_contact_details WHERE partner_id = $1")
-            .bind(partner_id)
-            .fetch_optional(&mut *conn)
-            .await?;
-    let contact = contact.map_or_else(Contact::default, |(p, e, a)| Contact { phone_number: Some(p), email: Some(e), address: Some(a) });
+    let contact: Option<(String, String, String)> = sqlx::query_as(
+        "SELECT phone_number, email, address FROM partner_contact_details WHERE partner_id = $1",
+    )
+    .bind(partner_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let contact = contact.map_or_else(Contact::default, |(p, e, a)| Contact {
+        phone_number: Some(p),
+        email: Some(e),
+        address: Some(a),
+    });
     let signup = signup_settings(conn, partner_id).await?;
     // Restrict ALL APIs refuses every call, so nothing is on offer.
     let apis = if restrict_all_apis {
@@ -91,8 +102,20 @@ pub async fn site(conn: &mut PgConnection, partner_id: i64) -> Result<Site> {
             .await?
             .into_iter()
             .filter(|p| p.visible)
-            .map(|p| SiteApi { service: p.service, name: p.name, category: p.category, price_paise: p.sells_at_paise })
+            .map(|p| SiteApi {
+                service: p.service,
+                name: p.name,
+                category: p.category,
+                price_paise: p.sells_at_paise,
+            })
             .collect()
     };
-    Ok(Site { landing_page, documentation_link, batch_processing, contact, signup, apis })
+    Ok(Site {
+        landing_page,
+        documentation_link,
+        batch_processing,
+        contact,
+        signup,
+        apis,
+    })
 }

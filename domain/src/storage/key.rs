@@ -14,7 +14,10 @@ pub fn check_key(key: &str) -> Result<&str> {
     if key.is_empty() || key.len() > MAX_KEY_LEN {
         return Err(bad());
     }
-    if !key.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'_' | b'.' | b'-')) {
+    if !key
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'_' | b'.' | b'-'))
+    {
         return Err(bad());
     }
     for segment in key.split('/') {
@@ -32,10 +35,19 @@ pub fn sanitize_file_name(name: &str) -> String {
     let base = name.rsplit(['/', '\\']).next().unwrap_or("").trim();
     let mut clean: String = base
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     if clean.len() > 100 {
-        let ext = clean.rsplit_once('.').map(|(_, e)| e.to_owned()).filter(|e| e.len() <= 10);
+        let ext = clean
+            .rsplit_once('.')
+            .map(|(_, e)| e.to_owned())
+            .filter(|e| e.len() <= 10);
         clean.truncate(ext.as_ref().map_or(100, |e| 99 - e.len()));
         if let Some(e) = ext {
             clean.push('.');
@@ -50,7 +62,9 @@ pub fn sanitize_file_name(name: &str) -> String {
 pub fn random_prefix() -> String {
     use rand::Rng;
     let mut rng = rand::rng();
-    (0..5).map(|_| rng.random_range(b'A'..=b'Z') as char).collect()
+    (0..5)
+        .map(|_| rng.random_range(b'A'..=b'Z') as char)
+        .collect()
 }
 
 #[cfg(test)]
@@ -60,22 +74,46 @@ mod tests {
     #[test]
     fn keys_that_could_escape_are_refused() {
         for bad in [
-            "", "/etc/passwd", "../x", "a/../b", "a/./b", "a//b", "a/", ".hidden", "a/.tmp/x", "a\\b", "a b", "a\0b",
-            "ünï", "a?b", "a%2e%2e/b",
+            "",
+            "/etc/passwd",
+            "../x",
+            "a/../b",
+            "a/./b",
+            "a//b",
+            "a/",
+            ".hidden",
+            "a/.tmp/x",
+            "a\\b",
+            "a b",
+            "a\0b",
+            "ünï",
+            "a?b",
+            "a%2e%2e/b",
         ] {
             assert!(check_key(bad).is_err(), "{bad:?} accepted");
         }
         assert!(check_key(&"a".repeat(MAX_KEY_LEN + 1)).is_err());
-        for good in ["partners/1/logo/ABCDE_my_logo.png", "exports/2024-01/x.csv", "a", "a-b_c.d"] {
+        for good in [
+            "partners/1/logo/ABCDE_my_logo.png",
+            "exports/2024-01/x.csv",
+            "a",
+            "a-b_c.d",
+        ] {
             assert_eq!(check_key(good).unwrap(), good);
         }
     }
 
     #[test]
     fn file_names_become_one_safe_segment() {
-        assert_eq!(sanitize_file_name("my company logo.png"), "my_company_logo.png");
+        assert_eq!(
+            sanitize_file_name("my company logo.png"),
+            "my_company_logo.png"
+        );
         assert_eq!(sanitize_file_name("../../etc/passwd"), "passwd");
-        assert_eq!(sanitize_file_name("C:\\Users\\me\\logo (1).jpg"), "logo__1_.jpg");
+        assert_eq!(
+            sanitize_file_name("C:\\Users\\me\\logo (1).jpg"),
+            "logo__1_.jpg"
+        );
         assert_eq!(sanitize_file_name("ünï.png"), "_n_.png");
         let long = format!("{}.jpeg", "x".repeat(300));
         let s = sanitize_file_name(&long);

@@ -39,7 +39,11 @@ pub struct PutGrant {
 
 impl LocalStore {
     pub fn new(dir: PathBuf, public_url: &str, signing_key: &str) -> Self {
-        Self { dir, public_url: public_url.trim_end_matches('/').to_owned(), signing_key: signing_key.as_bytes().to_vec() }
+        Self {
+            dir,
+            public_url: public_url.trim_end_matches('/').to_owned(),
+            signing_key: signing_key.as_bytes().to_vec(),
+        }
     }
 
     pub fn dir(&self) -> &Path {
@@ -55,7 +59,10 @@ impl LocalStore {
     // newline (keys are checked, the content type is refused if it has one), so no two
     // different links share a signed string.
     fn string_to_sign(method: &str, key: &str, expires: i64, ct: &str, max: Option<u64>) -> String {
-        format!("{method}\n{key}\n{expires}\n{ct}\n{}", max.map(|m| m.to_string()).unwrap_or_default())
+        format!(
+            "{method}\n{key}\n{expires}\n{ct}\n{}",
+            max.map(|m| m.to_string()).unwrap_or_default()
+        )
     }
 
     fn sign(&self, data: &str) -> String {
@@ -66,38 +73,76 @@ impl LocalStore {
         check_key(key)?;
         let expires = expires_at.timestamp();
         let sig = self.sign(&Self::string_to_sign("GET", key, expires, "", None));
-        let url = format!("{}/files/{key}?expires={expires}&sig={sig}", self.public_url);
-        Ok(Presigned { url, method: "GET", headers: Default::default(), expires_at })
+        let url = format!(
+            "{}/files/{key}?expires={expires}&sig={sig}",
+            self.public_url
+        );
+        Ok(Presigned {
+            url,
+            method: "GET",
+            headers: Default::default(),
+            expires_at,
+        })
     }
 
-    pub fn presign_put(&self, key: &str, content_type: &str, max_size: u64, expires_at: DateTime<Utc>) -> Result<Presigned> {
+    pub fn presign_put(
+        &self,
+        key: &str,
+        content_type: &str,
+        max_size: u64,
+        expires_at: DateTime<Utc>,
+    ) -> Result<Presigned> {
         check_key(key)?;
         if content_type.is_empty() || content_type.chars().any(char::is_control) {
             return Err(Error::invalid("content_type", "Invalid content type"));
         }
         let expires = expires_at.timestamp();
-        let sig = self.sign(&Self::string_to_sign("PUT", key, expires, content_type, Some(max_size)));
+        let sig = self.sign(&Self::string_to_sign(
+            "PUT",
+            key,
+            expires,
+            content_type,
+            Some(max_size),
+        ));
         let url = format!(
             "{}/files/{key}?expires={expires}&ct={}&max={max_size}&sig={sig}",
             self.public_url,
             encode_query_value(content_type)
         );
         let headers = [("Content-Type".to_owned(), content_type.to_owned())].into();
-        Ok(Presigned { url, method: "PUT", headers, expires_at })
+        Ok(Presigned {
+            url,
+            method: "PUT",
+            headers,
+            expires_at,
+        })
     }
 
     /// Checks a download link. Expired and forged links are both refused with 403.
     pub fn verify_get(&self, key: &str, q: &LinkQuery, now: DateTime<Utc>) -> Result<()> {
         check_key(key).map_err(|_| forged())?;
-        self.verify(&Self::string_to_sign("GET", key, q.expires, "", None), q, now)
+        self.verify(
+            &Self::string_to_sign("GET", key, q.expires, "", None),
+            q,
+            now,
+        )
     }
 
     /// Checks an upload link and returns what it allows.
     pub fn verify_put(&self, key: &str, q: &LinkQuery, now: DateTime<Utc>) -> Result<PutGrant> {
         check_key(key).map_err(|_| forged())?;
-        let (Some(ct), Some(max)) = (q.ct.as_deref(), q.max) else { return Err(forged()) };
-        self.verify(&Self::string_to_sign("PUT", key, q.expires, ct, Some(max)), q, now)?;
-        Ok(PutGrant { content_type: ct.to_owned(), max_size: max })
+        let (Some(ct), Some(max)) = (q.ct.as_deref(), q.max) else {
+            return Err(forged());
+        };
+        self.verify(
+            &Self::string_to_sign("PUT", key, q.expires, ct, Some(max)),
+            q,
+            now,
+        )?;
+        Ok(PutGrant {
+            content_type: ct.to_owned(),
+            max_size: max,
+        })
     }
 
     fn verify(&self, data: &str, q: &LinkQuery, now: DateTime<Utc>) -> Result<()> {
@@ -118,7 +163,11 @@ impl LocalStore {
         up.commit().await
     }
 
-    pub async fn put_reader(&self, key: &str, reader: &mut (impl AsyncRead + Unpin)) -> Result<u64> {
+    pub async fn put_reader(
+        &self,
+        key: &str,
+        reader: &mut (impl AsyncRead + Unpin),
+    ) -> Result<u64> {
         let mut up = self.begin(key).await?;
         let file = up.file.as_mut().expect("open until commit");
         let n = tokio::io::copy(reader, file).await.map_err(io)?;
@@ -143,12 +192,17 @@ impl LocalStore {
             Err(e) => return Err(io(e)),
         };
         let mut head = Vec::with_capacity(n);
-        file.take(n as u64).read_to_end(&mut head).await.map_err(io)?;
+        file.take(n as u64)
+            .read_to_end(&mut head)
+            .await
+            .map_err(io)?;
         Ok(head)
     }
 
     pub async fn exists(&self, key: &str) -> Result<bool> {
-        Ok(tokio::fs::metadata(self.path(key)?).await.is_ok_and(|m| m.is_file()))
+        Ok(tokio::fs::metadata(self.path(key)?)
+            .await
+            .is_ok_and(|m| m.is_file()))
     }
 
     /// Deleting what is not there is not an error (as on S3).
@@ -167,7 +221,12 @@ impl LocalStore {
         tokio::fs::create_dir_all(&tmp_dir).await.map_err(io)?;
         let tmp = tmp_dir.join(uuid::Uuid::new_v4().simple().to_string());
         let file = tokio::fs::File::create(&tmp).await.map_err(io)?;
-        Ok(LocalUpload { tmp, target, file: Some(file), len: 0 })
+        Ok(LocalUpload {
+            tmp,
+            target,
+            file: Some(file),
+            len: 0,
+        })
     }
 }
 
@@ -181,7 +240,12 @@ pub struct LocalUpload {
 
 impl LocalUpload {
     pub async fn write(&mut self, chunk: &[u8]) -> Result<()> {
-        self.file.as_mut().expect("open until commit").write_all(chunk).await.map_err(io)?;
+        self.file
+            .as_mut()
+            .expect("open until commit")
+            .write_all(chunk)
+            .await
+            .map_err(io)?;
         self.len += chunk.len() as u64;
         Ok(())
     }
@@ -210,7 +274,9 @@ impl LocalUpload {
         let _ = tokio::fs::remove_file(&self.tmp).await;
         match linked {
             Ok(()) => Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(Error::Conflict(LINK_USED.into())),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                Err(Error::Conflict(LINK_USED.into()))
+            }
             Err(e) => Err(io(e)),
         }
     }
@@ -249,7 +315,9 @@ fn io(e: std::io::Error) -> Error {
 fn encode_query_value(v: &str) -> String {
     v.bytes()
         .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => (b as char).to_string(),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
             _ => format!("%{b:02X}"),
         })
         .collect()
@@ -258,7 +326,10 @@ fn encode_query_value(v: &str) -> String {
 /// The content type a stored file is served with, from its extension. Only a fixed list of
 /// harmless types: nothing stored is ever served as HTML or SVG, whatever its name.
 pub fn content_type_for(key: &str) -> &'static str {
-    let ext = key.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+    let ext = key
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
     match ext.as_str() {
         "png" => "image/png",
         "jpg" | "jpeg" => "image/jpeg",

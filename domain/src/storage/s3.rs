@@ -36,9 +36,17 @@ impl S3Store {
     pub fn new(cfg: &S3Config) -> Self {
         // rustls with ring: no OpenSSL and no aws-lc (which needs cmake and a C toolchain).
         let http = aws_smithy_http_client::Builder::new()
-            .tls_provider(tls::Provider::Rustls(tls::rustls_provider::CryptoMode::Ring))
+            .tls_provider(tls::Provider::Rustls(
+                tls::rustls_provider::CryptoMode::Ring,
+            ))
             .build_https();
-        let credentials = Credentials::new(&cfg.access_key_id, &cfg.secret_access_key, None, None, "kyc-platform-config");
+        let credentials = Credentials::new(
+            &cfg.access_key_id,
+            &cfg.secret_access_key,
+            None,
+            None,
+            "kyc-platform-config",
+        );
         let mut b = aws_sdk_s3::Config::builder()
             .behavior_version(BehaviorVersion::latest())
             .region(Region::new(cfg.region.clone()))
@@ -52,7 +60,11 @@ impl S3Store {
             // Compatible stores rarely have wildcard DNS for virtual-hosted buckets.
             b = b.endpoint_url(endpoint).force_path_style(true);
         }
-        Self { client: Client::from_conf(b.build()), bucket: cfg.bucket.clone(), part_size: DEFAULT_PART_SIZE }
+        Self {
+            client: Client::from_conf(b.build()),
+            bucket: cfg.bucket.clone(),
+            part_size: DEFAULT_PART_SIZE,
+        }
     }
 
     /// Smaller parts for tests; S3's own minimum still holds.
@@ -71,7 +83,14 @@ impl S3Store {
 
     /// A presigned PUT bound to the content type, the exact length and `If-None-Match: *`: S3
     /// refuses a body of another size or type with 403, and a second upload with 412.
-    pub async fn presign_put(&self, key: &str, content_type: &str, size: u64, ttl: Duration, now: DateTime<Utc>) -> Result<Presigned> {
+    pub async fn presign_put(
+        &self,
+        key: &str,
+        content_type: &str,
+        size: u64,
+        ttl: Duration,
+        now: DateTime<Utc>,
+    ) -> Result<Presigned> {
         let req = self
             .client
             .put_object()
@@ -89,12 +108,31 @@ impl S3Store {
         let headers = req
             .headers()
             .filter(|(k, _)| !k.eq_ignore_ascii_case("content-length"))
-            .map(|(k, v)| (if k.eq_ignore_ascii_case("content-type") { "Content-Type".into() } else { k.to_owned() }, v.to_owned()))
+            .map(|(k, v)| {
+                (
+                    if k.eq_ignore_ascii_case("content-type") {
+                        "Content-Type".into()
+                    } else {
+                        k.to_owned()
+                    },
+                    v.to_owned(),
+                )
+            })
             .collect();
-        Ok(Presigned { url: req.uri().to_owned(), method: "PUT", headers, expires_at: expiry(now, ttl) })
+        Ok(Presigned {
+            url: req.uri().to_owned(),
+            method: "PUT",
+            headers,
+            expires_at: expiry(now, ttl),
+        })
     }
 
-    pub async fn presign_get(&self, key: &str, ttl: Duration, now: DateTime<Utc>) -> Result<Presigned> {
+    pub async fn presign_get(
+        &self,
+        key: &str,
+        ttl: Duration,
+        now: DateTime<Utc>,
+    ) -> Result<Presigned> {
         let req = self
             .client
             .get_object()
@@ -103,7 +141,12 @@ impl S3Store {
             .presigned(presigning(ttl, now)?)
             .await
             .map_err(|e| other("presigning a GET", e))?;
-        Ok(Presigned { url: req.uri().to_owned(), method: "GET", headers: Default::default(), expires_at: expiry(now, ttl) })
+        Ok(Presigned {
+            url: req.uri().to_owned(),
+            method: "GET",
+            headers: Default::default(),
+            expires_at: expiry(now, ttl),
+        })
     }
 
     pub async fn put_bytes(&self, key: &str, bytes: Vec<u8>, content_type: &str) -> Result<()> {
@@ -120,10 +163,25 @@ impl S3Store {
     }
 
     pub async fn get_bytes(&self, key: &str) -> Result<Vec<u8>> {
-        let out = self.client.get_object().bucket(&self.bucket).key(check_key(key)?).send().await.map_err(|e| {
-            if e.as_service_error().is_some_and(|s| s.is_no_such_key()) { Error::NotFound } else { other("GetObject", e) }
-        })?;
-        let data = out.body.collect().await.map_err(|e| Error::Other(anyhow::anyhow!("reading an S3 object: {e}")))?;
+        let out = self
+            .client
+            .get_object()
+            .bucket(&self.bucket)
+            .key(check_key(key)?)
+            .send()
+            .await
+            .map_err(|e| {
+                if e.as_service_error().is_some_and(|s| s.is_no_such_key()) {
+                    Error::NotFound
+                } else {
+                    other("GetObject", e)
+                }
+            })?;
+        let data = out
+            .body
+            .collect()
+            .await
+            .map_err(|e| Error::Other(anyhow::anyhow!("reading an S3 object: {e}")))?;
         Ok(data.into_bytes().to_vec())
     }
 
@@ -136,15 +194,32 @@ impl S3Store {
             .range(format!("bytes=0-{}", n.max(1) - 1))
             .send()
             .await
-            .map_err(|e| if e.as_service_error().is_some_and(|s| s.is_no_such_key()) { Error::NotFound } else { other("GetObject", e) })?;
-        let data = out.body.collect().await.map_err(|e| Error::Other(anyhow::anyhow!("reading an S3 object: {e}")))?;
+            .map_err(|e| {
+                if e.as_service_error().is_some_and(|s| s.is_no_such_key()) {
+                    Error::NotFound
+                } else {
+                    other("GetObject", e)
+                }
+            })?;
+        let data = out
+            .body
+            .collect()
+            .await
+            .map_err(|e| Error::Other(anyhow::anyhow!("reading an S3 object: {e}")))?;
         let mut head = data.into_bytes().to_vec();
         head.truncate(n);
         Ok(head)
     }
 
     pub async fn exists(&self, key: &str) -> Result<bool> {
-        match self.client.head_object().bucket(&self.bucket).key(check_key(key)?).send().await {
+        match self
+            .client
+            .head_object()
+            .bucket(&self.bucket)
+            .key(check_key(key)?)
+            .send()
+            .await
+        {
             Ok(_) => Ok(true),
             Err(e) if e.as_service_error().is_some_and(|s| s.is_not_found()) => Ok(false),
             Err(e) => Err(other("HeadObject", e)),
@@ -152,14 +227,25 @@ impl S3Store {
     }
 
     pub async fn delete(&self, key: &str) -> Result<()> {
-        self.client.delete_object().bucket(&self.bucket).key(check_key(key)?).send().await.map_err(|e| other("DeleteObject", e))?;
+        self.client
+            .delete_object()
+            .bucket(&self.bucket)
+            .key(check_key(key)?)
+            .send()
+            .await
+            .map_err(|e| other("DeleteObject", e))?;
         Ok(())
     }
 
     /// Streams `reader` into `key` holding one part in memory at a time: a single PutObject
     /// when it fits in one part, a multipart upload otherwise (aborted if any part fails, so
     /// no orphaned parts keep costing storage).
-    pub async fn put_reader(&self, key: &str, reader: &mut (impl AsyncRead + Unpin), content_type: &str) -> Result<u64> {
+    pub async fn put_reader(
+        &self,
+        key: &str,
+        reader: &mut (impl AsyncRead + Unpin),
+        content_type: &str,
+    ) -> Result<u64> {
         check_key(key)?;
         let first = read_part(reader, self.part_size).await?;
         if first.len() < self.part_size {
@@ -176,11 +262,21 @@ impl S3Store {
             .send()
             .await
             .map_err(|e| other("CreateMultipartUpload", e))?;
-        let upload_id = created.upload_id().ok_or_else(|| Error::Other(anyhow::anyhow!("S3 returned no upload id")))?.to_owned();
+        let upload_id = created
+            .upload_id()
+            .ok_or_else(|| Error::Other(anyhow::anyhow!("S3 returned no upload id")))?
+            .to_owned();
         match self.upload_parts(key, &upload_id, first, reader).await {
             Ok(n) => Ok(n),
             Err(e) => {
-                let abort = self.client.abort_multipart_upload().bucket(&self.bucket).key(key).upload_id(&upload_id).send().await;
+                let abort = self
+                    .client
+                    .abort_multipart_upload()
+                    .bucket(&self.bucket)
+                    .key(key)
+                    .upload_id(&upload_id)
+                    .send()
+                    .await;
                 if let Err(a) = abort {
                     tracing::warn!(error = %DisplayErrorContext(&a), "aborting a failed multipart upload");
                 }
@@ -189,7 +285,13 @@ impl S3Store {
         }
     }
 
-    async fn upload_parts(&self, key: &str, upload_id: &str, first: Vec<u8>, reader: &mut (impl AsyncRead + Unpin)) -> Result<u64> {
+    async fn upload_parts(
+        &self,
+        key: &str,
+        upload_id: &str,
+        first: Vec<u8>,
+        reader: &mut (impl AsyncRead + Unpin),
+    ) -> Result<u64> {
         let mut parts = Vec::new();
         let mut total = 0u64;
         let mut chunk = first;
@@ -207,7 +309,12 @@ impl S3Store {
                 .send()
                 .await
                 .map_err(|e| other("UploadPart", e))?;
-            parts.push(CompletedPart::builder().part_number(number).set_e_tag(out.e_tag().map(str::to_owned)).build());
+            parts.push(
+                CompletedPart::builder()
+                    .part_number(number)
+                    .set_e_tag(out.e_tag().map(str::to_owned))
+                    .build(),
+            );
             chunk = read_part(reader, self.part_size).await?;
             if chunk.is_empty() {
                 break;
@@ -218,7 +325,11 @@ impl S3Store {
             .bucket(&self.bucket)
             .key(key)
             .upload_id(upload_id)
-            .multipart_upload(CompletedMultipartUpload::builder().set_parts(Some(parts)).build())
+            .multipart_upload(
+                CompletedMultipartUpload::builder()
+                    .set_parts(Some(parts))
+                    .build(),
+            )
             .send()
             .await
             .map_err(|e| other("CompleteMultipartUpload", e))?;

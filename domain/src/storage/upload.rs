@@ -27,7 +27,10 @@ impl UploadPurpose {
             "favicon" => Ok(Self::Favicon),
             "qr" => Ok(Self::Qr),
             "statement" => Ok(Self::Statement),
-            _ => Err(Error::invalid("purpose", "Purpose must be one of logo, favicon, qr, statement")),
+            _ => Err(Error::invalid(
+                "purpose",
+                "Purpose must be one of logo, favicon, qr, statement",
+            )),
         }
     }
 
@@ -51,7 +54,9 @@ impl UploadPurpose {
 
     fn too_large_message(self) -> &'static str {
         match self {
-            Self::Logo | Self::Qr => "File size is too large. Please select a file smaller than 1MB.",
+            Self::Logo | Self::Qr => {
+                "File size is too large. Please select a file smaller than 1MB."
+            }
             Self::Favicon => "File size is too large. Please select a file smaller than 10KB.",
             Self::Statement => "File size is too large. Please select a file smaller than 10MB.",
         }
@@ -76,10 +81,20 @@ impl UploadPurpose {
         self.allowed().2
     }
 
-    fn allowed(self) -> (&'static [&'static str], &'static [&'static str], &'static str) {
+    fn allowed(
+        self,
+    ) -> (
+        &'static [&'static str],
+        &'static [&'static str],
+        &'static str,
+    ) {
         match self {
             Self::Statement => (&["application/pdf"], &["pdf"], "Please select a PDF file"),
-            _ => (IMAGE_TYPES, IMAGE_EXTENSIONS, "Please select a png, jpg or jpeg file"),
+            _ => (
+                IMAGE_TYPES,
+                IMAGE_EXTENSIONS,
+                "Please select a png, jpg or jpeg file",
+            ),
         }
     }
 }
@@ -97,29 +112,67 @@ impl UploadPlan {
     /// Checks in the order a person fixes things: a file at all (422), its type (422), then its
     /// size (413). The key is `partners/{partner}/{purpose}/{PREFIX}_{file_name}`, spaces in the
     /// name turned into underscores as the spec asks.
-    pub fn new(partner_id: i64, purpose: UploadPurpose, file_name: &str, content_type: &str, size: u64) -> Result<Self> {
-        Self::in_folder(&format!("partners/{partner_id}/{}/", purpose.as_str()), purpose, file_name, content_type, size)
+    pub fn new(
+        partner_id: i64,
+        purpose: UploadPurpose,
+        file_name: &str,
+        content_type: &str,
+        size: u64,
+    ) -> Result<Self> {
+        Self::in_folder(
+            &format!("partners/{partner_id}/{}/", purpose.as_str()),
+            purpose,
+            file_name,
+            content_type,
+            size,
+        )
     }
 
     /// An end user's bank statement (TruBank), with the same rules, under
     /// `partners/{partner}/users/{user}/statement/`: a request may name only its user's files.
-    pub fn user_statement(partner_id: i64, user_id: i64, file_name: &str, content_type: &str, size: u64) -> Result<Self> {
-        Self::in_folder(&crate::trubank::statement_folder(partner_id, user_id), UploadPurpose::Statement, file_name, content_type, size)
+    pub fn user_statement(
+        partner_id: i64,
+        user_id: i64,
+        file_name: &str,
+        content_type: &str,
+        size: u64,
+    ) -> Result<Self> {
+        Self::in_folder(
+            &crate::trubank::statement_folder(partner_id, user_id),
+            UploadPurpose::Statement,
+            file_name,
+            content_type,
+            size,
+        )
     }
 
-    fn in_folder(folder: &str, purpose: UploadPurpose, file_name: &str, content_type: &str, size: u64) -> Result<Self> {
+    fn in_folder(
+        folder: &str,
+        purpose: UploadPurpose,
+        file_name: &str,
+        content_type: &str,
+        size: u64,
+    ) -> Result<Self> {
         let name = sanitize_file_name(file_name);
         if name.is_empty() || size == 0 {
             return Err(Error::invalid("file_name", "Please select a file"));
         }
         let (types, extensions, wrong_type) = purpose.allowed();
         // Parameters such as `; charset=` mean nothing for these types.
-        let mut content_type = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        let mut content_type = content_type
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
         // A non-standard name some browsers and tools use; the link is signed with the real one.
         if content_type == "image/jpg" {
             content_type = "image/jpeg".into();
         }
-        let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+        let ext = name
+            .rsplit_once('.')
+            .map(|(_, e)| e.to_ascii_lowercase())
+            .unwrap_or_default();
         if !types.contains(&content_type.as_str()) || !extensions.contains(&ext.as_str()) {
             return Err(Error::invalid("content_type", wrong_type));
         }
@@ -127,6 +180,11 @@ impl UploadPlan {
             return Err(Error::TooLarge(purpose.too_large_message().into()));
         }
         let key = format!("{folder}{}_{name}", random_prefix());
-        Ok(Self { purpose, key, content_type, size })
+        Ok(Self {
+            purpose,
+            key,
+            content_type,
+            size,
+        })
     }
 }

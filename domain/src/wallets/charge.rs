@@ -79,7 +79,11 @@ pub enum Item {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
     /// Debited, with a pending transaction.
-    Charged { transaction_id: i64, user_remaining_paise: i64, partner_remaining_paise: i64 },
+    Charged {
+        transaction_id: i64,
+        user_remaining_paise: i64,
+        partner_remaining_paise: i64,
+    },
     /// One of the two wallets could not cover the call: nothing was written.
     Insufficient,
     /// A transaction with the charge's idempotency key exists already: nothing was written.
@@ -121,7 +125,17 @@ struct Entries {
 
 impl Entries {
     #[allow(clippy::too_many_arguments)]
-    fn push(&mut self, wallet: i64, kind: &'static str, amount: i64, after: i64, reason: &'static str, txn: i64, actor: &'static str, actor_id: Option<i64>) {
+    fn push(
+        &mut self,
+        wallet: i64,
+        kind: &'static str,
+        amount: i64,
+        after: i64,
+        reason: &'static str,
+        txn: i64,
+        actor: &'static str,
+        actor_id: Option<i64>,
+    ) {
         self.wallet.push(wallet);
         self.kind.push(kind);
         self.amount.push(amount);
@@ -135,7 +149,11 @@ impl Entries {
 
 /// Gateway transactions still `pending` after `older_than`, oldest first, at most `limit`: the
 /// calls a crashed api process never settled (`settle_pending` refunds them).
-pub async fn stale_pending(pool: &PgPool, older_than: std::time::Duration, limit: usize) -> Result<Vec<i64>> {
+pub async fn stale_pending(
+    pool: &PgPool,
+    older_than: std::time::Duration,
+    limit: usize,
+) -> Result<Vec<i64>> {
     Ok(sqlx::query_scalar(
         "SELECT id FROM api_transactions
           WHERE status = 'pending' AND created_at < now() - $1 * interval '1 second'
@@ -237,7 +255,10 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
     }
 
     // The API wallets of refunded transactions' owners.
-    let refunds: Vec<&SettledRow> = settled.values().filter(|r| r.refund && (r.amount_paise > 0 || r.user_amount_paise > 0)).collect();
+    let refunds: Vec<&SettledRow> = settled
+        .values()
+        .filter(|r| r.refund && (r.amount_paise > 0 || r.user_amount_paise > 0))
+        .collect();
     let mut refund_wallets: HashMap<i64, (Option<i64>, Option<i64>)> = HashMap::new();
     if !refunds.is_empty() {
         let ids: Vec<i64> = refunds.iter().map(|r| r.id).collect();
@@ -256,7 +277,11 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
         .await?;
         for (txn, wallet, is_partner) in rows {
             let e = refund_wallets.entry(txn).or_default();
-            if is_partner { e.1 = Some(wallet) } else { e.0 = Some(wallet) }
+            if is_partner {
+                e.1 = Some(wallet)
+            } else {
+                e.0 = Some(wallet)
+            }
         }
     }
 
@@ -309,16 +334,21 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
     let mut charged_keys: HashMap<String, i64> = if keys.is_empty() {
         HashMap::new()
     } else {
-        sqlx::query_as::<_, (String, i64)>("SELECT idempotency_key, id FROM api_transactions WHERE idempotency_key = ANY($1)")
-            .bind(&keys)
-            .fetch_all(&mut *conn)
-            .await?
-            .into_iter()
-            .collect()
+        sqlx::query_as::<_, (String, i64)>(
+            "SELECT idempotency_key, id FROM api_transactions WHERE idempotency_key = ANY($1)",
+        )
+        .bind(&keys)
+        .fetch_all(&mut *conn)
+        .await?
+        .into_iter()
+        .collect()
     };
 
     // 3. Decide in arrival order.
-    let charges = items.iter().filter(|i| matches!(i, Item::Charge(_))).count();
+    let charges = items
+        .iter()
+        .filter(|i| matches!(i, Item::Charge(_)))
+        .count();
     let txn_ids: Vec<i64> = if charges == 0 {
         Vec::new()
     } else {
@@ -334,24 +364,47 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
         match item {
             Item::Charge(c) => {
                 let txn = next_txn.next().expect("one id per charge");
-                if let Some(&transaction_id) = c.idempotency_key.as_ref().and_then(|k| charged_keys.get(k)) {
+                if let Some(&transaction_id) =
+                    c.idempotency_key.as_ref().and_then(|k| charged_keys.get(k))
+                {
                     outcomes[i] = Some(Outcome::Duplicate { transaction_id });
                     continue;
                 }
                 let covers = |w: Option<i64>, amount: i64, wallets: &HashMap<i64, WalletState>| {
-                    amount == 0 || w.and_then(|w| wallets.get(&w)).is_some_and(|s| s.balance >= amount)
+                    amount == 0
+                        || w.and_then(|w| wallets.get(&w))
+                            .is_some_and(|s| s.balance >= amount)
                 };
-                if !(covers(c.user_wallet_id, c.user_amount_paise, &wallets) && covers(c.partner_wallet_id, c.amount_paise, &wallets)) {
+                if !(covers(c.user_wallet_id, c.user_amount_paise, &wallets)
+                    && covers(c.partner_wallet_id, c.amount_paise, &wallets))
+                {
                     outcomes[i] = Some(Outcome::Insufficient);
                     continue;
                 }
                 let mut remaining = [0i64; 2];
-                for (slot, (w, amount)) in [(c.user_wallet_id, c.user_amount_paise), (c.partner_wallet_id, c.amount_paise)].into_iter().enumerate() {
-                    let Some(s) = w.and_then(|w| wallets.get_mut(&w)) else { continue };
+                for (slot, (w, amount)) in [
+                    (c.user_wallet_id, c.user_amount_paise),
+                    (c.partner_wallet_id, c.amount_paise),
+                ]
+                .into_iter()
+                .enumerate()
+                {
+                    let Some(s) = w.and_then(|w| wallets.get_mut(&w)) else {
+                        continue;
+                    };
                     if amount > 0 {
                         s.balance -= amount;
                         s.touched = true;
-                        entries.push(w.expect("checked"), "debit", amount, s.balance, "api_call", txn, "user", Some(c.user_id));
+                        entries.push(
+                            w.expect("checked"),
+                            "debit",
+                            amount,
+                            s.balance,
+                            "api_call",
+                            txn,
+                            "user",
+                            Some(c.user_id),
+                        );
                     }
                     remaining[slot] = s.balance;
                 }
@@ -359,7 +412,11 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
                     charged_keys.insert(k.clone(), txn);
                 }
                 txns.push((i, txn, remaining[0], remaining[1]));
-                outcomes[i] = Some(Outcome::Charged { transaction_id: txn, user_remaining_paise: remaining[0], partner_remaining_paise: remaining[1] });
+                outcomes[i] = Some(Outcome::Charged {
+                    transaction_id: txn,
+                    user_remaining_paise: remaining[0],
+                    partner_remaining_paise: remaining[1],
+                });
             }
             Item::Settle(s) => {
                 if outcomes[i].is_some() {
@@ -372,14 +429,23 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
                         if amount == 0 {
                             continue;
                         }
-                        let w = w.ok_or_else(|| Error::Other(anyhow::anyhow!("transaction {} has no wallet to refund", row.id)))?;
+                        let w = w.ok_or_else(|| {
+                            Error::Other(anyhow::anyhow!(
+                                "transaction {} has no wallet to refund",
+                                row.id
+                            ))
+                        })?;
                         let st = wallets.get_mut(&w).expect("locked above");
                         st.balance += amount;
                         st.touched = true;
-                        entries.push(w, "credit", amount, st.balance, "refund", row.id, "system", None);
+                        entries.push(
+                            w, "credit", amount, st.balance, "refund", row.id, "system", None,
+                        );
                     }
                 }
-                outcomes[i] = Some(Outcome::Settled { refunded: row.refund });
+                outcomes[i] = Some(Outcome::Settled {
+                    refunded: row.refund,
+                });
             }
         }
     }
@@ -388,7 +454,9 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
     if !txns.is_empty() {
         let mut t = NewTxns::default();
         for (i, id, user_rem, partner_rem) in &txns {
-            let Item::Charge(c) = &items[*i] else { unreachable!("only charges get transaction ids") };
+            let Item::Charge(c) = &items[*i] else {
+                unreachable!("only charges get transaction ids")
+            };
             t.id.push(*id);
             t.partner.push(c.partner_id);
             t.user.push(c.user_id);
@@ -476,15 +544,34 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
     }
     write_logs(conn, items, &settled).await?;
 
-    Ok(Applied { outcomes: outcomes.into_iter().map(|o| o.expect("every item decided")).collect(), low_balances })
+    Ok(Applied {
+        outcomes: outcomes
+            .into_iter()
+            .map(|o| o.expect("every item decided"))
+            .collect(),
+        low_balances,
+    })
 }
 
 /// The API log of each settlement that changed its transaction.
-async fn write_logs(conn: &mut PgConnection, items: &[Item], settled: &HashMap<i64, SettledRow>) -> Result<()> {
-    let (mut txn, mut vid, mut vpid, mut code, mut ip, mut latency) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+async fn write_logs(
+    conn: &mut PgConnection,
+    items: &[Item],
+    settled: &HashMap<i64, SettledRow>,
+) -> Result<()> {
+    let (mut txn, mut vid, mut vpid, mut code, mut ip, mut latency) = (
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+    );
     for item in items {
         let Item::Settle(s) = item else { continue };
-        let (Some(log), true) = (&s.log, settled.contains_key(&s.transaction_id)) else { continue };
+        let (Some(log), true) = (&s.log, settled.contains_key(&s.transaction_id)) else {
+            continue;
+        };
         txn.push(s.transaction_id);
         vid.push(log.vid.as_str());
         vpid.push(log.vpid.as_str());
@@ -542,7 +629,10 @@ impl Charger {
 
     async fn submit(&self, item: Item) -> Result<Outcome> {
         let (reply, rx) = oneshot::channel();
-        self.tx.send(Request { item, reply }).await.map_err(|_| Error::Other(anyhow::anyhow!("the charging task has stopped")))?;
+        self.tx
+            .send(Request { item, reply })
+            .await
+            .map_err(|_| Error::Other(anyhow::anyhow!("the charging task has stopped")))?;
         rx.await
             .map_err(|_| Error::Other(anyhow::anyhow!("the charging task dropped a call")))?
             .map_err(|e| Error::Other(anyhow::anyhow!(e)))
@@ -597,7 +687,9 @@ pub async fn commit_batch(pool: &PgPool, items: &[Item]) -> Result<Vec<Outcome>>
         }
         .await;
         match result {
-            Err(Error::Db(sqlx::Error::Database(d))) if attempt < 5 && matches!(d.code().as_deref(), Some("40P01" | "40001")) => {
+            Err(Error::Db(sqlx::Error::Database(d)))
+                if attempt < 5 && matches!(d.code().as_deref(), Some("40P01" | "40001")) =>
+            {
                 tokio::time::sleep(Duration::from_millis(2 * attempt)).await;
             }
             other => return other,

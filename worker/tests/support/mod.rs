@@ -13,7 +13,10 @@ pub fn spawn_worker(db_url: &str, smtp_port: u16, extra: &[(&str, &str)]) -> Chi
         .env("DATABASE_URL", db_url)
         .env("JWT_SECRET", "test-jwt-secret-of-at-least-32-characters")
         .env("ENCRYPTION_KEY", "2a".repeat(32))
-        .env("LINK_SIGNING_KEY", "test-link-signing-key-of-32-characters!")
+        .env(
+            "LINK_SIGNING_KEY",
+            "test-link-signing-key-of-32-characters!",
+        )
         .env("MAIL", "smtp")
         .env("SMTP_HOST", "127.0.0.1")
         .env("SMTP_PORT", smtp_port.to_string())

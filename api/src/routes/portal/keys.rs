@@ -14,7 +14,10 @@ use crate::{
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(list, create)).routes(routes!(revoke)).routes(routes!(roll))
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(revoke))
+        .routes(routes!(roll))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -27,9 +30,20 @@ pub struct CreateOwnKey {
 #[utoipa::path(post, path = "/me/api-keys", tag = "portal", request_body = CreateOwnKey, security(("bearer" = [])),
     responses((status = 201, body = CreatedKey), (status = 401, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody)))]
-pub async fn create(auth: UserAuth, State(state): State<AppState>, Json(req): Json<CreateOwnKey>) -> ApiResult<(StatusCode, Json<CreatedKey>)> {
+pub async fn create(
+    auth: UserAuth,
+    State(state): State<AppState>,
+    Json(req): Json<CreateOwnKey>,
+) -> ApiResult<(StatusCode, Json<CreatedKey>)> {
     let mut tx = state.pool.begin().await?;
-    let key = api_keys::create(&mut tx, auth.partner_id, auth.user_id, req.mode, auth.actor()).await?;
+    let key = api_keys::create(
+        &mut tx,
+        auth.partner_id,
+        auth.user_id,
+        req.mode,
+        auth.actor(),
+    )
+    .await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(key)))
 }
@@ -39,13 +53,24 @@ pub async fn create(auth: UserAuth, State(state): State<AppState>, Json(req): Js
 #[utoipa::path(get, path = "/me/api-keys", tag = "portal", security(("bearer" = [])),
     responses((status = 200, body = Vec<KeyInfo>), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn list(auth: UserAuth, State(state): State<AppState>) -> ApiResult<Json<Vec<KeyInfo>>> {
-    Ok(Json(api_keys::list(&mut *state.pool.acquire().await?, auth.partner_id, auth.user_id).await?))
+    Ok(Json(
+        api_keys::list(
+            &mut *state.pool.acquire().await?,
+            auth.partner_id,
+            auth.user_id,
+        )
+        .await?,
+    ))
 }
 
 /// Revokes one of one's keys at once. Again: 204; anyone else's key: 404.
 #[utoipa::path(delete, path = "/me/api-keys/{key_id}", tag = "portal", params(("key_id" = i64, Path)), security(("bearer" = [])),
     responses((status = 204), (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn revoke(auth: UserAuth, State(state): State<AppState>, Path(key_id): Path<i64>) -> ApiResult<StatusCode> {
+pub async fn revoke(
+    auth: UserAuth,
+    State(state): State<AppState>,
+    Path(key_id): Path<i64>,
+) -> ApiResult<StatusCode> {
     let mut tx = state.pool.begin().await?;
     api_keys::revoke(&mut tx, auth.partner_id, auth.user_id, key_id, auth.actor()).await?;
     tx.commit().await?;
@@ -65,9 +90,22 @@ pub struct RollKey {
     security(("bearer" = [])),
     responses((status = 201, body = CreatedKey), (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody)))]
-pub async fn roll(auth: UserAuth, State(state): State<AppState>, Path(key_id): Path<i64>, Json(req): Json<RollKey>) -> ApiResult<(StatusCode, Json<CreatedKey>)> {
+pub async fn roll(
+    auth: UserAuth,
+    State(state): State<AppState>,
+    Path(key_id): Path<i64>,
+    Json(req): Json<RollKey>,
+) -> ApiResult<(StatusCode, Json<CreatedKey>)> {
     let mut tx = state.pool.begin().await?;
-    let key = api_keys::roll(&mut tx, auth.partner_id, auth.user_id, key_id, req.grace_minutes, auth.actor()).await?;
+    let key = api_keys::roll(
+        &mut tx,
+        auth.partner_id,
+        auth.user_id,
+        key_id,
+        req.grace_minutes,
+        auth.actor(),
+    )
+    .await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(key)))
 }

@@ -2,7 +2,10 @@
 //! partners': a revocable session row, argon2 on the hashing pool with no connection held, the
 //! per-address and per-account limits, and the captcha.
 
-use axum::{extract::State, http::{HeaderMap, StatusCode}};
+use axum::{
+    extract::State,
+    http::{HeaderMap, StatusCode},
+};
 use domain::{captcha, partners, portal, sign_in_attempts};
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -18,7 +21,9 @@ use crate::{
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(login)).routes(routes!(logout))
+    OpenApiRouter::new()
+        .routes(routes!(login))
+        .routes(routes!(logout))
 }
 
 const BAD_CREDENTIALS: &str = "Invalid email or password";
@@ -42,15 +47,28 @@ pub struct UserLoginRequest {
 #[utoipa::path(post, path = "/me/login", tag = "portal", params(SiteQuery), request_body = UserLoginRequest,
     responses((status = 200, body = UserSession), (status = 401, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
-pub async fn login(_: SignInLimit, State(state): State<AppState>, headers: HeaderMap, Query(q): Query<SiteQuery>, Json(req): Json<UserLoginRequest>) -> ApiResult<Json<UserSession>> {
+pub async fn login(
+    _: SignInLimit,
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(q): Query<SiteQuery>,
+    Json(req): Json<UserLoginRequest>,
+) -> ApiResult<Json<UserSession>> {
     let mut v = domain::error::Violations::new();
     v.check(!req.email.trim().is_empty(), "email", "Email is required");
     v.check(!req.password.is_empty(), "password", "Password is required");
-    v.check(req.password.chars().count() <= 256, "password", BAD_CREDENTIALS);
+    v.check(
+        req.password.chars().count() <= 256,
+        "password",
+        BAD_CREDENTIALS,
+    );
     v.into_result()?;
     captcha::verify(&state.pool, &state.config, &req.captcha).await?;
-    let sub = requested_subdomain(&state, q.subdomain.as_deref(), &headers).ok_or_else(|| ApiError::unauthorized(BAD_CREDENTIALS))?;
-    let site = site_branding(&state, &sub).await?.ok_or_else(|| ApiError::unauthorized(BAD_CREDENTIALS))?;
+    let sub = requested_subdomain(&state, q.subdomain.as_deref(), &headers)
+        .ok_or_else(|| ApiError::unauthorized(BAD_CREDENTIALS))?;
+    let site = site_branding(&state, &sub)
+        .await?
+        .ok_or_else(|| ApiError::unauthorized(BAD_CREDENTIALS))?;
     // One account is one partner's user: the same e-mail at two partners is two accounts.
     let account = sign_in_attempts::account_key(&format!("user:{}", site.partner_id), &req.email);
     let found = {
@@ -61,14 +79,21 @@ pub async fn login(_: SignInLimit, State(state): State<AppState>, headers: Heade
         portal::credentials_by_email(&mut conn, site.partner_id, &req.email).await?
     };
     // No connection is held while the password waits for the hashing pool.
-    if !partners::password_matches(&req.password, found.as_ref().map(|c| c.password_hash.as_str())).await {
+    if !partners::password_matches(
+        &req.password,
+        found.as_ref().map(|c| c.password_hash.as_str()),
+    )
+    .await
+    {
         return Err(ApiError::unauthorized(BAD_CREDENTIALS));
     }
     let c = found.expect("a password matched");
     let mut conn = state.pool.acquire().await?;
     sign_in_attempts::succeeded(&mut conn, &account).await?;
     if !c.is_active {
-        return Err(ApiError::unauthorized("Your account is inactive. Please contact support."));
+        return Err(ApiError::unauthorized(
+            "Your account is inactive. Please contact support.",
+        ));
     }
     Ok(Json(
         start_user_session(

@@ -3,7 +3,10 @@
 use axum::{extract::State, http::HeaderMap};
 use domain::{
     branding::Theme,
-    portal::{self, site::{Contact, SiteApi}},
+    portal::{
+        self,
+        site::{Contact, SiteApi},
+    },
 };
 use serde::Serialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -54,9 +57,16 @@ pub struct PublicPortal {
 /// site, and on the platform's own address.
 #[utoipa::path(get, path = "/public/portal", tag = "portal", params(SiteQuery),
     responses((status = 200, body = PublicPortal), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn public_portal(State(state): State<AppState>, headers: HeaderMap, Query(q): Query<SiteQuery>) -> ApiResult<Json<PublicPortal>> {
-    let sub = requested_subdomain(&state, q.subdomain.as_deref(), &headers).ok_or_else(ApiError::not_found)?;
-    let b = site_branding(&state, &sub).await?.ok_or_else(ApiError::not_found)?;
+pub async fn public_portal(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(q): Query<SiteQuery>,
+) -> ApiResult<Json<PublicPortal>> {
+    let sub = requested_subdomain(&state, q.subdomain.as_deref(), &headers)
+        .ok_or_else(ApiError::not_found)?;
+    let b = site_branding(&state, &sub)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
     let site = portal::site(&mut *state.pool.acquire().await?, b.partner_id).await?;
     let s = site.signup;
     Ok(Json(PublicPortal {
@@ -69,7 +79,13 @@ pub async fn public_portal(State(state): State<AppState>, headers: HeaderMap, Qu
         landing_page: site.landing_page,
         documentation_link: site.documentation_link,
         contact: site.contact,
-        signup: Signup { create_account: s.create_account, forgot_password: s.forgot_password, terms: s.terms, terms_html: s.terms_html, copyright: s.copyright },
+        signup: Signup {
+            create_account: s.create_account,
+            forgot_password: s.forgot_password,
+            terms: s.terms,
+            terms_html: s.terms_html,
+            copyright: s.copyright,
+        },
         batch_processing: site.batch_processing,
         apis: site.apis,
     }))

@@ -44,16 +44,46 @@ pub struct TryResult {
     responses((status = 200, body = TryResult), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
               (status = 402, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
-pub async fn try_call(auth: UserAuth, State(state): State<AppState>, Path(service): Path<String>, headers: HeaderMap, body: Bytes) -> ApiResult<Json<TryResult>> {
+pub async fn try_call(
+    auth: UserAuth,
+    State(state): State<AppState>,
+    Path(service): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<Json<TryResult>> {
     let caller = {
         let mut conn = state.pool.acquire().await?;
         gateway::session_caller(&mut conn, auth.partner_id, auth.user_id, auth.ip, true).await?
     };
     let v = verification::run(&state, &caller, &service, &body, auth.ip, &headers).await?;
     let (status_code, body) = match v.answer {
-        Ok(a) => (a.status.as_u16(), serde_json::from_slice(&a.body).unwrap_or_else(|_| serde_json::Value::String(String::from_utf8_lossy(&a.body).into_owned()))),
-        Err(e) => (e.status.as_u16(), serde_json::json!({"error": {"code": e.code, "message": e.message}})),
+        Ok(a) => (
+            a.status.as_u16(),
+            serde_json::from_slice(&a.body).unwrap_or_else(|_| {
+                serde_json::Value::String(String::from_utf8_lossy(&a.body).into_owned())
+            }),
+        ),
+        Err(e) => (
+            e.status.as_u16(),
+            serde_json::json!({"error": {"code": e.code, "message": e.message}}),
+        ),
     };
-    let balance_paise = wallets::balances(&mut *state.pool.acquire().await?, Owner::User { partner_id: auth.partner_id, user_id: auth.user_id }).await?.api.balance_paise;
-    Ok(Json(TryResult { status_code, body, transaction_id: v.transaction_id, charged_paise: v.charged_paise, balance_paise, verification_id: v.verification_id }))
+    let balance_paise = wallets::balances(
+        &mut *state.pool.acquire().await?,
+        Owner::User {
+            partner_id: auth.partner_id,
+            user_id: auth.user_id,
+        },
+    )
+    .await?
+    .api
+    .balance_paise;
+    Ok(Json(TryResult {
+        status_code,
+        body,
+        transaction_id: v.transaction_id,
+        charged_paise: v.charged_paise,
+        balance_paise,
+        verification_id: v.verification_id,
+    }))
 }
