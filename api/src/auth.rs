@@ -2,7 +2,7 @@
 //! demand them. The partner id of every partner-scoped query comes from here, never from the
 //! request.
 //!
-//! A token is accepted only while its session (`domain::sessions`) is live. So that a hot path
+//! A token is accepted only while its session (`domain::infra::sessions`) is live. So that a hot path
 //! does not read the database on every request, a live answer is remembered in this process for
 //! `SESSION_CACHE_TTL` (2 s): a session ended here is refused here at once (the entry is
 //! dropped), and in other api processes within those 2 seconds.
@@ -14,7 +14,7 @@ use std::{
 };
 
 use axum::{extract::FromRequestParts, http::request::Parts};
-use domain::sessions::{self, PrincipalKind};
+use domain::infra::sessions::{self, PrincipalKind};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -189,8 +189,8 @@ pub struct PartnerAuth {
 
 impl PartnerAuth {
     /// The partner as the audit log names it, with the request's client address.
-    pub fn actor(&self) -> domain::audit::Actor {
-        domain::audit::Actor::partner(self.partner_id).from_ip(self.ip)
+    pub fn actor(&self) -> domain::infra::audit::Actor {
+        domain::infra::audit::Actor::partner(self.partner_id).from_ip(self.ip)
     }
 }
 
@@ -239,8 +239,8 @@ pub struct SuperAdminAuth {
 
 impl SuperAdminAuth {
     /// The super admin as the audit log names it, with the request's client address.
-    pub fn actor(&self) -> domain::audit::Actor {
-        domain::audit::Actor::superadmin(self.admin_id).from_ip(self.ip)
+    pub fn actor(&self) -> domain::infra::audit::Actor {
+        domain::infra::audit::Actor::superadmin(self.admin_id).from_ip(self.ip)
     }
 }
 
@@ -300,8 +300,8 @@ pub struct UserAuth {
 
 impl UserAuth {
     /// The user as the audit log names it, with the request's client address.
-    pub fn actor(&self) -> domain::audit::Actor {
-        domain::audit::Actor::user(self.user_id).from_ip(self.ip)
+    pub fn actor(&self) -> domain::infra::audit::Actor {
+        domain::infra::audit::Actor::user(self.user_id).from_ip(self.ip)
     }
 }
 

@@ -8,7 +8,7 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use domain::{
-    batches::{self, Batch, NewBatch},
+    gateway::batches::{self, Batch, NewBatch},
     gateway::{self, Caller},
 };
 use serde::Deserialize;
@@ -68,7 +68,7 @@ pub async fn submit(
     let id = batches::create(&mut tx, &new, &parsed).await?;
     let job_id = jobs::enqueue(&mut tx, &jobs::RunBatch { batch_id: id }).await?;
     batches::set_job(&mut tx, id, &job_id).await?;
-    domain::job_owners::record(&mut tx, &job_id, caller.partner_id).await?;
+    domain::infra::job_owners::record(&mut tx, &job_id, caller.partner_id).await?;
     tx.commit().await?;
     Ok(batches::find(&mut conn, caller.partner_id, caller.user_id, id).await?)
 }

@@ -117,7 +117,7 @@ mod tests {
     }
 
     fn nets(s: &str) -> Vec<IpNet> {
-        domain::config::trusted_proxies(s).unwrap()
+        domain::infra::config::trusted_proxies(s).unwrap()
     }
 
     fn parts(peer: &str, xff: &[&str]) -> Parts {
@@ -254,7 +254,7 @@ mod tests {
             ]
         );
         for bad in ["localhost", "10.0.0.0/33", "10.0.0.1/8", "1.2.3"] {
-            let e = domain::config::trusted_proxies(bad).unwrap_err();
+            let e = domain::infra::config::trusted_proxies(bad).unwrap_err();
             assert_eq!(e.var, "TRUSTED_PROXIES", "{bad}");
         }
     }

@@ -34,7 +34,7 @@ pub struct PartnerListQuery {
 
 impl PartnerListQuery {
     /// The domain filter; a user id that is not a number is the spec's message on the field.
-    pub fn parse(self) -> crate::error::ApiResult<domain::transactions::PartnerFilter> {
+    pub fn parse(self) -> crate::error::ApiResult<domain::wallets::transactions::PartnerFilter> {
         let user_id = match self
             .user_id
             .as_deref()
@@ -61,12 +61,12 @@ impl PartnerListQuery {
             s.map(|s| s.trim().chars().take(200).collect::<String>())
                 .filter(|s| !s.is_empty())
         };
-        Ok(domain::transactions::PartnerFilter {
+        Ok(domain::wallets::transactions::PartnerFilter {
             user_id,
             email: text(self.email),
             pid: text(self.pid),
             service: text(self.services),
-            dates: domain::transactions::Filter {
+            dates: domain::wallets::transactions::Filter {
                 from: self.from,
                 to: self.to,
             },
@@ -87,8 +87,8 @@ pub struct IpFilterQuery {
 
 impl IpFilterQuery {
     /// The domain filter, with the spec's messages on a bad field.
-    pub fn parse(&self) -> crate::error::ApiResult<domain::ip_access::Filter> {
-        Ok(domain::ip_access::Filter::parse(
+    pub fn parse(&self) -> crate::error::ApiResult<domain::gateway::ip_access::Filter> {
+        Ok(domain::gateway::ip_access::Filter::parse(
             self.user_id.as_deref(),
             self.ip.as_deref(),
             self.date.as_deref(),

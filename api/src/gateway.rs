@@ -9,8 +9,8 @@ use std::{num::NonZeroU32, sync::Arc, time::Duration};
 
 use domain::{
     PgPool,
-    config::Config,
     gateway::hits::{self, Hit, RedisHits},
+    infra::config::Config,
     wallets::charge::Charger,
 };
 use governor::{
@@ -184,7 +184,7 @@ async fn record_key_uses(pool: PgPool, mut rx: mpsc::UnboundedReceiver<i64>) {
         batch.sort_unstable();
         batch.dedup();
         let written = match pool.acquire().await {
-            Ok(mut conn) => domain::api_keys::mark_used(&mut conn, &batch)
+            Ok(mut conn) => domain::gateway::api_keys::mark_used(&mut conn, &batch)
                 .await
                 .map(|_| ()),
             Err(e) => Err(e.into()),

@@ -22,7 +22,7 @@ pub mod verification;
 use std::sync::Arc;
 
 use axum::{Router, http::Request};
-use domain::{PgPool, config::Config};
+use domain::{PgPool, infra::config::Config};
 use tower_http::{
     request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
     trace::TraceLayer,
@@ -35,7 +35,7 @@ pub struct AppState {
     /// Per-IP limits of sign-in, sign-up, forgot password and contact (`ratelimit`).
     pub limits: Arc<ratelimit::RateLimits>,
     /// Files: the local folder or S3, as `STORAGE` says.
-    pub storage: domain::storage::Storage,
+    pub storage: domain::infra::storage::Storage,
     /// Sessions recently found live (`auth`), so hot paths do not read them per request.
     pub sessions: Arc<auth::SessionCache>,
     /// The metered gateway's charging task, upstream client, per-key limit and IP-hit counter.
@@ -46,7 +46,7 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(pool: PgPool, config: Arc<Config>) -> Self {
-        let storage = domain::storage::Storage::new(&config);
+        let storage = domain::infra::storage::Storage::new(&config);
         let limits = Arc::new(ratelimit::RateLimits::from(&config.rate_limits));
         let gateway = gateway::Gateway::new(pool.clone(), &config);
         Self {

@@ -4,7 +4,7 @@
 use std::{process::ExitCode, sync::Arc};
 
 use api::AppState;
-use domain::config::{self, Config};
+use domain::infra::config::{self, Config};
 
 const USAGE: &str = "usage: api <serve|migrate|seed|create-superadmin EMAIL>   (create-superadmin reads the password from SUPERADMIN_PASSWORD)";
 
@@ -50,7 +50,7 @@ fn init_tracing() {
 
 async fn pool_only() -> anyhow::Result<domain::PgPool> {
     let url = config::database_url()?;
-    Ok(domain::db::connect(&url, 5)
+    Ok(domain::infra::db::connect(&url, 5)
         .await
         .map_err(|e| anyhow::anyhow!("connecting to DATABASE_URL: {e}"))?)
 }
@@ -82,7 +82,8 @@ async fn seed() -> anyhow::Result<()> {
     match Config::from_env() {
         Ok(config) => {
             let stored =
-                domain::seed::demo_files(&pool, &domain::storage::Storage::new(&config)).await?;
+                domain::seed::demo_files(&pool, &domain::infra::storage::Storage::new(&config))
+                    .await?;
             tracing::info!(stored, "demo statement files");
         }
         Err(e) => {
@@ -100,14 +101,14 @@ async fn create_superadmin(email: Option<String>) -> anyhow::Result<()> {
         problem: "is not set".into(),
     })?;
     let pool = pool_only().await?;
-    let id = domain::superadmins::upsert(&pool, &email, &password).await?;
+    let id = domain::auth::superadmins::upsert(&pool, &email, &password).await?;
     println!("super admin {email} (id {id}) ready");
     Ok(())
 }
 
 async fn serve() -> anyhow::Result<()> {
     let config = Arc::new(Config::from_env()?);
-    let pool = domain::db::connect(&config.database_url, config.database_max_connections)
+    let pool = domain::infra::db::connect(&config.database_url, config.database_max_connections)
         .await
         .map_err(|e| anyhow::anyhow!("connecting to DATABASE_URL: {e}"))?;
     let addr = format!("{}:{}", config.host, config.port);

@@ -67,8 +67,8 @@ pub struct RateLimits {
     pub captcha: Limiter,
 }
 
-impl From<&domain::config::RateLimitConfig> for RateLimits {
-    fn from(c: &domain::config::RateLimitConfig) -> Self {
+impl From<&domain::infra::config::RateLimitConfig> for RateLimits {
+    fn from(c: &domain::infra::config::RateLimitConfig) -> Self {
         Self {
             sign_in: Limiter::per_minute(c.sign_in),
             sign_up: Limiter::per_minute(c.sign_up),

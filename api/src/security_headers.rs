@@ -8,7 +8,7 @@ use axum::{
     response::Response,
 };
 use base64::Engine;
-use domain::config::{Config, StorageConfig};
+use domain::infra::config::{Config, StorageConfig};
 use sha2::{Digest, Sha256};
 
 #[derive(Clone)]

@@ -1,7 +1,7 @@
 //! A partner's session as sign-in, e-mail verification and a sub-domain claim answer it (the
 //! claim re-issues it because the token carries the sub-domain).
 
-use domain::onboarding;
+use domain::partners::onboarding;
 use serde::Serialize;
 
 use crate::{

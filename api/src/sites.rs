@@ -2,7 +2,7 @@
 //! web app's index.html both ask.
 
 use axum::http::HeaderMap;
-use domain::branding::{self, SiteBranding};
+use domain::partners::branding::{self, SiteBranding};
 
 use serde::Deserialize;
 

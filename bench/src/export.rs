@@ -40,7 +40,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
         .build()?;
     let db = rt.block_on(testkit::TestDb::new());
     let mut config = testkit::config(&db.url);
-    let domain::config::StorageConfig::Local { dir } = config.storage.clone() else {
+    let domain::infra::config::StorageConfig::Local { dir } = config.storage.clone() else {
         bail!("the bench writes to the local store")
     };
     config.database_max_connections = 4;

@@ -27,7 +27,7 @@ use std::{
 
 use anyhow::{Context, bail};
 use domain::{
-    audit::Actor,
+    infra::audit::Actor,
     wallets::{self, EntryType, Movement, Owner, Reason, WalletKind},
 };
 use sqlx::{Connection, Executor, PgPool};
@@ -302,7 +302,7 @@ async fn start_platform(
         // The per-key limit is not what is measured.
         config.gateway.rate_limit_per_minute = 60_000_000;
         config.database_max_connections = 20;
-        let pool = domain::db::connect(&db.url, 20).await?;
+        let pool = domain::infra::db::connect(&db.url, 20).await?;
         let state = api::AppState::new(pool, Arc::new(config));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         bases.push(format!("http://{}", listener.local_addr()?));
@@ -470,7 +470,7 @@ async fn postgres_reference(
     .fetch_one(pool)
     .await?;
     let wallet = credit(&mut *pool.acquire().await?, Owner::Partner(partner), FUNDS).await?;
-    let refpool = domain::db::connect(db_url, CLIENTS as u32).await?;
+    let refpool = domain::infra::db::connect(db_url, CLIENTS as u32).await?;
     let stop = Arc::new(AtomicBool::new(false));
     let started = Instant::now();
     let tasks: Vec<_> = (0..CLIENTS)

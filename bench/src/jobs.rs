@@ -48,7 +48,7 @@ pub fn worker(_args: Vec<String>) -> anyhow::Result<()> {
         let mut config = testkit::config(&url);
         config.worker_concurrency = concurrency;
         config.worker_heartbeat = Duration::from_secs(5);
-        let pool = domain::db::connect(&url, 20).await?;
+        let pool = domain::infra::db::connect(&url, 20).await?;
         let ctx = jobs::JobContext::new(pool, Arc::new(config))?;
         let process = jobs::workers::Process::current(concurrency);
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -290,7 +290,7 @@ async fn paced_latency(pool: &PgPool) -> anyhow::Result<(Duration, Duration, usi
     let mut conn = pool.acquire().await?;
     while started.elapsed() < PACED_FOR {
         tick.tick().await;
-        domain::queue::push(&mut conn, &Noop {}, None).await?;
+        domain::infra::queue::push(&mut conn, &Noop {}, None).await?;
         n += 1;
     }
     drop(conn);

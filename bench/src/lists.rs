@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use chrono::{NaiveDate, Utc};
 use domain::{
-    paging::PageRequest,
-    transactions::{self, Filter, Kind, PartnerFilter},
+    infra::paging::PageRequest,
+    wallets::transactions::{self, Filter, Kind, PartnerFilter},
     wallets::{self, Owner, WalletKind},
 };
 use sqlx::{PgConnection, PgPool};
@@ -182,7 +182,7 @@ async fn measure(pool: &PgPool, rows: i64, runs: usize) -> anyhow::Result<()> {
         "user's API logs",
         format!("SELECT count(*) FROM api_logs t WHERE t.partner_id = {p} AND t.user_id = {big}"),
         true,
-        |page| domain::logs::api_logs(conn, p, big, &Filter::default(), page)
+        |page| domain::gateway::logs::api_logs(conn, p, big, &Filter::default(), page)
     );
     let wallet = wallets::wallet_id(
         conn,
@@ -256,16 +256,16 @@ async fn measure(pool: &PgPool, rows: i64, runs: usize) -> anyhow::Result<()> {
             "SELECT count(*) FROM api_logs t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = {p}"
         ),
         true,
-        |page| domain::logs::partner_api_logs(conn, p, &PartnerFilter::default(), page)
+        |page| domain::gateway::logs::partner_api_logs(conn, p, &PartnerFilter::default(), page)
     );
     case!(
         "client's API logs (super admin), service=udyam",
         format!("SELECT count(*) FROM api_logs t WHERE t.partner_id = {p} AND t.service = 'udyam'"),
         true,
-        |page| domain::logs::client_api_logs(
+        |page| domain::gateway::logs::client_api_logs(
             conn,
             p,
-            &domain::logs::ClientLogFilter {
+            &domain::gateway::logs::ClientLogFilter {
                 service: Some("udyam".into()),
                 ..Default::default()
             },
@@ -294,10 +294,10 @@ async fn measure(pool: &PgPool, rows: i64, runs: usize) -> anyhow::Result<()> {
     let mut tiles = Vec::new();
     for _ in 0..runs {
         let t = Instant::now();
-        let d = domain::clients::dashboard(conn).await?;
+        let d = domain::partners::clients::dashboard(conn).await?;
         dash.push(t.elapsed());
         let t = Instant::now();
-        let (_, n) = domain::users::partner_counts(conn, p).await?;
+        let (_, n) = domain::partners::users::partner_counts(conn, p).await?;
         tiles.push(t.elapsed());
         if d.total_transactions != rows || n != rows {
             bail!(
@@ -339,16 +339,18 @@ async fn measure(pool: &PgPool, rows: i64, runs: usize) -> anyhow::Result<()> {
     }
     // The dashboard's earnings over a year (every row of the seed), from earnings_counts,
     // beside the sums over the transactions they replace; both must agree to the paisa.
-    let year = domain::earnings::Period::parse(
+    let year = domain::wallets::earnings::Period::parse(
         Some(&(today - chrono::Days::new(365)).to_string()),
         Some(&today.to_string()),
         today,
     )?;
     let mut earned = Vec::new();
-    let mut figures = domain::earnings::Figures::default();
+    let mut figures = domain::wallets::earnings::Figures::default();
     for _ in 0..runs {
         let t = Instant::now();
-        figures = domain::earnings::of_partner(conn, p, year).await?.total;
+        figures = domain::wallets::earnings::of_partner(conn, p, year)
+            .await?
+            .total;
         earned.push(t.elapsed());
     }
     let mut summed = Vec::new();
@@ -360,7 +362,7 @@ async fn measure(pool: &PgPool, rows: i64, runs: usize) -> anyhow::Result<()> {
               WHERE partner_id = $1 AND status = 'success' AND created_at >= $2",
         )
         .bind(p)
-        .bind(domain::paging::day_start(year.from))
+        .bind(domain::infra::paging::day_start(year.from))
         .fetch_one(&mut *conn)
         .await?;
         summed.push(t.elapsed());
@@ -393,7 +395,7 @@ async fn measure(pool: &PgPool, rows: i64, runs: usize) -> anyhow::Result<()> {
 }
 
 fn day(d: Option<NaiveDate>) -> String {
-    d.map(|d| domain::paging::day_start(d).to_rfc3339())
+    d.map(|d| domain::infra::paging::day_start(d).to_rfc3339())
         .unwrap_or_default()
 }
 

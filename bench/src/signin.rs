@@ -42,11 +42,11 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
         .build()?;
 
     let at_rest = client.block_on(healthz_at_rest(&base))?;
-    domain::crypto::hash_on_async_threads_for_bench(false);
+    domain::infra::crypto::hash_on_async_threads_for_bench(false);
     let pool = client.block_on(burst(&base, n))?;
-    domain::crypto::hash_on_async_threads_for_bench(true);
+    domain::infra::crypto::hash_on_async_threads_for_bench(true);
     let inline = client.block_on(burst(&base, n))?;
-    domain::crypto::hash_on_async_threads_for_bench(false);
+    domain::infra::crypto::hash_on_async_threads_for_bench(false);
 
     println!(
         "{n} concurrent partner sign-ins, server runtime of {cores} worker threads ({cores} cores)\n"
@@ -107,8 +107,8 @@ fn start_platform(n: usize) -> anyhow::Result<(String, std::thread::JoinHandle<(
             // The burst comes from one address; the per-address limits are not what is measured.
             config.rate_limits.sign_in = 1_000_000;
             config.database_max_connections = 20;
-            let pool = domain::db::connect(&db.url, 20).await.expect("pool");
-            let hash = domain::crypto::hash_password_pooled("Secret123").await.expect("hash");
+            let pool = domain::infra::db::connect(&db.url, 20).await.expect("pool");
+            let hash = domain::infra::crypto::hash_password_pooled("Secret123").await.expect("hash");
             sqlx::query(
                 "INSERT INTO partners (first_name, last_name, email, phone_number, user_name, password_hash, email_verified_at)
                  SELECT 'Bench', 'Partner', 'bench' || i || '@bench.test', '9876543210', 'bench' || i, $1, now()

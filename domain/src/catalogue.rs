@@ -1,15 +1,20 @@
 //! The API catalogue the provider sells (super admin: API's and Test API's screens), and the
 //! partner-visible summary of it.
 
+pub mod plan_cards;
+pub mod plans;
+pub mod pricing;
+pub mod products;
+
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Deserializer, Serialize};
 use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Error, Result,
-    audit::{self, Actor},
     error::Violations,
-    paging::{self, List, Page, PageRequest},
+    infra::audit::{self, Actor},
+    infra::paging::{self, List, Page, PageRequest},
 };
 
 /// The exact text of spec part 2, §5 and §8.
@@ -196,7 +201,7 @@ impl ApiInput {
         let default_price_paise = self.default_price_paise.unwrap_or(0);
         if default_price_paise < 0 {
             v.add("default_price_paise", "Price cannot be negative");
-        } else if default_price_paise > crate::pricing::MAX_PRICE_PAISE {
+        } else if default_price_paise > crate::catalogue::pricing::MAX_PRICE_PAISE {
             v.add("default_price_paise", "Price is too large");
         }
         let pid = self

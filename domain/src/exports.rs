@@ -16,8 +16,8 @@ use sqlx::{PgConnection, Postgres, QueryBuilder};
 use crate::{
     Error, Result,
     error::Violations,
-    paging::{List, Page, PageRequest},
-    storage::Storage,
+    infra::paging::{List, Page, PageRequest},
+    infra::storage::Storage,
 };
 
 /// What is exported.
@@ -516,6 +516,6 @@ mod tests {
     fn part_keys_are_deterministic_and_valid_keys() {
         let k = part_key(7, Kind::ApiLogs, d("2026-11-01"), d("2026-11-02"), 3);
         assert_eq!(k, "exports/7/api_logs_2026-11-01_2026-11-02_part3.csv");
-        crate::storage::check_key(&k).unwrap();
+        crate::infra::storage::check_key(&k).unwrap();
     }
 }

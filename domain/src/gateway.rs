@@ -18,6 +18,13 @@
 //! admin's 'Test api'); otherwise it is *live*. A sandbox call is charged like a live one so
 //! that the whole money flow can be rehearsed.
 
+pub mod api_keys;
+pub mod batches;
+pub mod ip_access;
+pub mod ip_hits;
+pub mod logs;
+pub mod visibility;
+
 pub mod call;
 pub mod hits;
 
@@ -27,7 +34,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use sqlx::PgConnection;
 
-use crate::{Error, Result, pricing};
+use crate::{Error, Result, catalogue::pricing};
 
 /// Who is calling, as one query over the key, its user and partner, and the IP lists.
 #[derive(Debug, Clone, sqlx::FromRow)]

@@ -2,6 +2,8 @@
 //! the `send_mail` job's payload, [`SendMail`], which names the mail to build rather than
 //! carrying its text (the texts are in [`texts`], built at send time).
 
+pub mod contact;
+
 use std::path::PathBuf;
 
 use lettre::{
@@ -12,11 +14,11 @@ use lettre::{
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    config::{Config, MailConfig, SmtpConfig},
+    auth::tokens::{self, Purpose},
+    infra::config::{Config, MailConfig, SmtpConfig},
+    infra::queue::Task,
     partners,
-    queue::Task,
-    tokens::{self, Purpose},
-    users,
+    partners::users,
     wallets::LowBalance,
 };
 
@@ -255,9 +257,11 @@ impl SendMail {
     ) -> crate::Result<Option<Email>> {
         let built = match &self.mail {
             Mail::Message(e) => Some(e.clone()),
-            Mail::Contact { request_id } => crate::contact::ContactForm::get(conn, *request_id)
-                .await?
-                .map(|f| f.to_email(&config.contact_email)),
+            Mail::Contact { request_id } => {
+                crate::mail::contact::ContactForm::get(conn, *request_id)
+                    .await?
+                    .map(|f| f.to_email(&config.contact_email))
+            }
             Mail::VerifyEmail {
                 partner_id,
                 token_id,

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::{pricing::MAX_PRICE_PAISE, wallets::MAX_AMOUNT_PAISE};
+use crate::{catalogue::pricing::MAX_PRICE_PAISE, wallets::MAX_AMOUNT_PAISE};
 
 /// A `*_paise` field of a request, classified but not yet judged: [`Paise::price`] and
 /// [`Paise::amount`] apply the rules and words of a price and of an amount to move.

@@ -1,14 +1,27 @@
 //! Partners' identity: sign-up, sign-in, e-mail verification and passwords. The wizard that
 //! follows sign-up is `onboarding`; the branded site is `branding`.
 
+pub mod account;
+pub mod branding;
+pub mod clients;
+pub mod onboarding;
+pub mod partner_smtp;
+pub mod payment_settings;
+pub mod policies;
+pub mod settings;
+pub mod signup_customization;
+pub mod subdomains;
+pub mod tenancy;
+pub mod users;
+
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
 use crate::{
     Error, Result,
-    audit::{self, Actor},
-    crypto,
     error::Violations,
+    infra::audit::{self, Actor},
+    infra::crypto,
     wallets::{self, Owner, WalletKind},
 };
 
@@ -121,9 +134,9 @@ impl SignupForm {
         );
         v.check(!email.is_empty(), "email", "Email is required");
         v.check(
-            email.is_empty() || crate::email_address::is_valid(&email),
+            email.is_empty() || crate::infra::email_address::is_valid(&email),
             "email",
-            crate::email_address::INVALID,
+            crate::infra::email_address::INVALID,
         );
         v.check(
             !phone_number.is_empty(),
@@ -333,7 +346,13 @@ pub async fn set_password(
     if done.rows_affected() == 0 {
         return Err(Error::NotFound);
     }
-    crate::sessions::end_all(conn, crate::sessions::PrincipalKind::Partner, id, keep).await?;
+    crate::infra::sessions::end_all(
+        conn,
+        crate::infra::sessions::PrincipalKind::Partner,
+        id,
+        keep,
+    )
+    .await?;
     audit::record(
         conn,
         &audit::Record {

@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde::Deserialize;
 use sqlx::{PgConnection, PgPool};
 
-use crate::crypto;
+use crate::infra::crypto;
 
 const CATALOGUE: &str = include_str!("../seed/catalogue.json");
 
@@ -69,7 +69,7 @@ pub async fn run(
 ) -> anyhow::Result<SeedReport> {
     let demo_password =
         std::env::var("DEMO_PARTNER_PASSWORD").unwrap_or_else(|_| admin_password.to_owned());
-    crate::superadmins::upsert(pool, admin_email, admin_password).await?;
+    crate::auth::superadmins::upsert(pool, admin_email, admin_password).await?;
     let mut tx = pool.begin().await?;
     let mut report = SeedReport {
         apis_added: catalogue(&mut tx).await?,
@@ -235,20 +235,20 @@ async fn demo_activity(
     .await?;
     // The demo partner sells at its 20% default margin, with its own selling price on two APIs
     // and one user's own price on a third, so every level of the resolution shows in the demo.
-    let actor = crate::audit::Actor::partner(partner_id);
-    let change = |service: &str, paise: i64| crate::pricing::UserPriceChange {
+    let actor = crate::infra::audit::Actor::partner(partner_id);
+    let change = |service: &str, paise: i64| crate::catalogue::pricing::UserPriceChange {
         service: service.to_owned(),
         price_paise: paise.into(),
     };
     if apis.len() >= 3 {
-        crate::pricing::set_selling_prices(
+        crate::catalogue::pricing::set_selling_prices(
             conn,
             partner_id,
             &[change(&apis[1].1, 1500), change(&apis[2].1, 2500)],
             actor,
         )
         .await?;
-        crate::pricing::set_user_prices(
+        crate::catalogue::pricing::set_user_prices(
             conn,
             partner_id,
             users[0],
@@ -260,7 +260,7 @@ async fn demo_activity(
     // What each user's calls cost: the resolution the gateway charges with and API Price shows.
     let mut price_of = std::collections::HashMap::<(i64, i64), (i64, i64)>::new();
     for &u in users {
-        for p in crate::pricing::prices(conn, partner_id, Some(u), None).await? {
+        for p in crate::catalogue::pricing::prices(conn, partner_id, Some(u), None).await? {
             price_of.insert((u, p.api_id), (p.amount_paise, p.user_amount_paise));
         }
     }
@@ -578,7 +578,7 @@ async fn demo_bank_statements(
             partner_id,
             user_id,
             &s,
-            crate::audit::Actor::user(user_id),
+            crate::infra::audit::Actor::user(user_id),
         )
         .await?
         {
@@ -599,7 +599,10 @@ async fn demo_bank_statements(
 
 /// Stores the demo statements' PDF wherever a demo request names one that is not stored yet
 /// (the seed itself only writes rows; `api seed` calls this with the configured store).
-pub async fn demo_files(pool: &PgPool, storage: &crate::storage::Storage) -> anyhow::Result<usize> {
+pub async fn demo_files(
+    pool: &PgPool,
+    storage: &crate::infra::storage::Storage,
+) -> anyhow::Result<usize> {
     const PDF: &[u8] = b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n\
 3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >> endobj\n\
 4 0 obj << /Length 60 >> stream\nBT /F1 18 Tf 72 760 Td (Demo bank statement - sample only) Tj ET\nendstream endobj\n\

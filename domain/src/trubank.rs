@@ -19,12 +19,14 @@ use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Error, Result,
-    audit::{self, Actor},
+    catalogue::products,
     error::Violations,
     gateway::Caller,
+    infra::audit::{self, Actor},
+    infra::paging::{Page, PageRequest},
+    infra::queue,
+    infra::storage,
     mail::{Email, Mail, SendMail, texts},
-    paging::{Page, PageRequest},
-    products, queue, storage,
     wallets::{self, EntryType, Movement, Owner, Reason, WalletKind},
 };
 
@@ -421,7 +423,7 @@ pub async fn list(
     f: &Filter,
     page: PageRequest,
 ) -> Result<Page<Request>> {
-    crate::paging::List {
+    crate::infra::paging::List {
         columns: COLUMNS,
         rows: |q: &mut QueryBuilder<Postgres>| {
             q.push("FROM bank_statement_requests WHERE partner_id = ")

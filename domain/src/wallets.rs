@@ -18,6 +18,9 @@
 //! never mails and a committed crossing always does, exactly once. A new way to move money
 //! added here (a batched charger, say) queues its alerts through [`queue_alert`].
 
+pub mod earnings;
+pub mod transactions;
+
 pub mod charge;
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -27,10 +30,10 @@ use sqlx::{Connection, PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Error, Result,
-    audit::{self, Actor},
+    infra::audit::{self, Actor},
+    infra::paging::{Counts, Keys, List, Page, PageRequest, push_days},
+    infra::queue,
     mail::{Email, Mail, SendMail},
-    paging::{Counts, Keys, List, Page, PageRequest, push_days},
-    queue,
 };
 
 /// Above this a single movement is a typo, not a payment: ₹1,000 crore.

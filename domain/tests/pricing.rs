@@ -3,10 +3,10 @@
 
 use domain::{
     PgPool,
-    audit::Actor,
+    catalogue::plans::{self, PlanType, PriceItem, Target},
+    catalogue::pricing::{self, Source, UserPriceChange},
     catalogue::{self, ApiInput},
-    plans::{self, PlanType, PriceItem, Target},
-    pricing::{self, Source, UserPriceChange},
+    infra::audit::Actor,
 };
 
 async fn api(pool: &PgPool, service: &str, default_price_paise: i64) -> i64 {

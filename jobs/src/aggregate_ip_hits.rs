@@ -23,17 +23,17 @@ impl Task for AggregateIpHits {
 impl Job for AggregateIpHits {
     async fn run(self, ctx: &JobContext) -> anyhow::Result<()> {
         let mut conn = ctx.pool.acquire().await?;
-        let mut folded = domain::ip_hits::fold_counters(&mut conn).await?;
+        let mut folded = domain::gateway::ip_hits::fold_counters(&mut conn).await?;
         if let Some(url) = &ctx.config.redis_url {
             folded += domain::gateway::hits::RedisHits::connect(url, &ctx.config.database_url)
                 .await?
                 .fold(&ctx.pool)
                 .await?;
         }
-        domain::audit::record(
+        domain::infra::audit::record(
             &mut conn,
-            &domain::audit::Record {
-                actor: domain::audit::Actor::system(),
+            &domain::infra::audit::Record {
+                actor: domain::infra::audit::Actor::system(),
                 action: "aggregate_ip_hits",
                 entity: "job_period",
                 entity_id: self.period.clone(),

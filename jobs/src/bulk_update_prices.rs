@@ -6,8 +6,8 @@
 //! after the commit finds that row and does nothing, so audit rows are never doubled.
 
 use domain::{
-    audit::Actor,
-    plans::{self, PriceItem, Target},
+    catalogue::plans::{self, PriceItem, Target},
+    infra::audit::Actor,
 };
 use serde::{Deserialize, Serialize};
 use sqlx::Connection;

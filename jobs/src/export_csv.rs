@@ -19,7 +19,7 @@ use domain::{
         self,
         rows::{Layout, RowWriter},
     },
-    storage::Storage,
+    infra::storage::Storage,
 };
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};

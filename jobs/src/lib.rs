@@ -22,10 +22,10 @@ pub mod workers;
 
 use std::{future::Future, sync::Arc};
 
-use domain::{PgConnection, PgPool, config::Config, mail::Mailer, queue};
+use domain::{PgConnection, PgPool, infra::config::Config, infra::queue, mail::Mailer};
 use serde::de::DeserializeOwned;
 
-pub use domain::queue::Task;
+pub use domain::infra::queue::Task;
 
 pub use aggregate_ip_hits::AggregateIpHits;
 pub use bulk_update_prices::BulkUpdatePrices;
@@ -46,7 +46,7 @@ pub struct JobContext {
     pub config: Arc<Config>,
     pub mailer: Mailer,
     /// Where exports and other generated files go.
-    pub storage: domain::storage::Storage,
+    pub storage: domain::infra::storage::Storage,
     /// Upstream calls of batch rows.
     pub http: reqwest::Client,
 }
@@ -54,7 +54,7 @@ pub struct JobContext {
 impl JobContext {
     pub fn new(pool: PgPool, config: Arc<Config>) -> anyhow::Result<Self> {
         let mailer = Mailer::new(&config.mail, &config.mail_from)?;
-        let storage = domain::storage::Storage::new(&config);
+        let storage = domain::infra::storage::Storage::new(&config);
         let http = domain::gateway::call::http_client(&config);
         Ok(Self {
             pool,
@@ -95,7 +95,7 @@ pub async fn enqueue_now<J: Job>(pool: &PgPool, job: &J) -> Result<String, Enque
     enqueue(&mut conn, job).await
 }
 
-/// The queue's errors are the domain's (`domain::queue::push`).
+/// The queue's errors are the domain's (`domain::infra::queue::push`).
 pub type EnqueueError = domain::Error;
 
 /// Runs the job queue's own migrations (schema `apalis`). They share `_sqlx_migrations` with
@@ -110,6 +110,6 @@ pub async fn migrate_queue(pool: &PgPool) -> anyhow::Result<()> {
 /// All migrations, queue first: `api migrate` and the test set-up run this.
 pub async fn migrate_all(pool: &PgPool) -> anyhow::Result<()> {
     migrate_queue(pool).await?;
-    domain::db::migrator().run(pool).await?;
+    domain::infra::db::migrator().run(pool).await?;
     Ok(())
 }

@@ -7,7 +7,7 @@
 //! leaves: *discarded*, never run again, pruned like a finished job.
 
 use chrono::{DateTime, Utc};
-use domain::audit::{self, Actor};
+use domain::infra::audit::{self, Actor};
 use serde::Serialize;
 use sqlx::PgPool;
 

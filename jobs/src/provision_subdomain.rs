@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::Connection;
 
 use crate::{Job, JobContext, Task};
-use domain::subdomains::{self, Provisioned};
+use domain::partners::subdomains::{self, Provisioned};
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct ProvisionSubdomain {

@@ -21,10 +21,10 @@ impl Task for PruneJobs {
 impl Job for PruneJobs {
     async fn run(self, ctx: &JobContext) -> anyhow::Result<()> {
         let mut conn = ctx.pool.acquire().await?;
-        let pruned = domain::queue::prune(&mut conn, ctx.config.job_retention).await?;
-        let sessions = domain::sessions::prune_expired(&mut conn).await?;
-        let tokens = domain::tokens::prune_expired(&mut conn).await?;
-        let attempts = domain::sign_in_attempts::prune_old(&mut conn).await?;
+        let pruned = domain::infra::queue::prune(&mut conn, ctx.config.job_retention).await?;
+        let sessions = domain::infra::sessions::prune_expired(&mut conn).await?;
+        let tokens = domain::auth::tokens::prune_expired(&mut conn).await?;
+        let attempts = domain::auth::sign_in_attempts::prune_old(&mut conn).await?;
         tracing::info!(pruned, sessions, tokens, attempts, period = %self.period, "finished jobs and expired rows pruned");
         Ok(())
     }

@@ -1,7 +1,7 @@
 //! `run_batch`: runs a batch's rows in file order through the gateway's checks, its charging
 //! and its upstream call, at `BATCH_ROWS_PER_SECOND` at most.
 //!
-//! Idempotent (see `domain::batches`): every row's state moves in the transaction that moves
+//! Idempotent (see `domain::gateway::batches`): every row's state moves in the transaction that moves
 //! its money, and its charge carries the row's idempotency key, so a retried or resumed job
 //! picks up the open rows and never charges a row twice. The user's and partner's state is read
 //! again for every row: a user deactivated or a key revoked mid-batch fails the rows after it,
@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use domain::{
     Error,
-    batches::{self, OpenRow, RowEnd, Run},
+    gateway::batches::{self, OpenRow, RowEnd, Run},
     gateway::{self, Call, Caller, call},
     wallets::charge::{self, CallLog, Item, Outcome, Settle},
 };

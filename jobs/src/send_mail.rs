@@ -6,9 +6,9 @@
 //! Idempotent through `mail_deliveries`: a message id delivered once is never sent again.
 
 use domain::{
-    crypto::SecretBox,
+    infra::crypto::SecretBox,
     mail::{self, Mailer, smtp_transport},
-    partner_smtp,
+    partners::partner_smtp,
 };
 
 use crate::{Job, JobContext};

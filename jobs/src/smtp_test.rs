@@ -6,9 +6,9 @@
 
 use base64::Engine;
 use domain::{
-    crypto::SecretBox,
+    infra::crypto::SecretBox,
     mail::{Mailer, smtp_transport, texts},
-    partner_smtp,
+    partners::partner_smtp,
 };
 use serde::{Deserialize, Serialize};
 

@@ -1,11 +1,11 @@
 //! The worker binary's main loop around the queue's workers, recorded in `worker_processes`
-//! (`domain::worker_processes`, re-exported here) from start to clean stop.
+//! (`domain::infra::worker_processes`, re-exported here) from start to clean stop.
 
 use std::time::Duration;
 
 use sqlx::PgPool;
 
-pub use domain::worker_processes::{Process, SHOWN_FOR, WorkerProcess, recent, running};
+pub use domain::infra::worker_processes::{Process, SHOWN_FOR, WorkerProcess, recent, running};
 
 /// Heartbeats every `every` until the task is dropped or aborted; a failed beat is logged
 /// and the next one tried.

@@ -23,7 +23,7 @@ fn with_db(url: &str, db: &str) -> String {
 /// The template's name changes with the migrations, so a stale template is never reused.
 fn template_name() -> String {
     let mut h = 0u64;
-    for m in domain::db::migrator().iter() {
+    for m in domain::infra::db::migrator().iter() {
         for b in m.checksum.iter() {
             h = h.wrapping_mul(31).wrapping_add(*b as u64);
         }
@@ -57,7 +57,7 @@ impl TestDb {
             conn.execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {building}")))
                 .await
                 .unwrap();
-            let pool = domain::db::connect(&with_db(&admin, &building), 2)
+            let pool = domain::infra::db::connect(&with_db(&admin, &building), 2)
                 .await
                 .unwrap();
             jobs::migrate_all(&pool)
@@ -80,7 +80,7 @@ impl TestDb {
             .await
             .unwrap();
         let url = with_db(&admin, &name);
-        let pool = domain::db::connect(&url, 20).await.unwrap();
+        let pool = domain::infra::db::connect(&url, 20).await.unwrap();
         Self { url, name, pool }
     }
 }

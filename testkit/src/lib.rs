@@ -6,7 +6,7 @@ pub mod smtp;
 
 use std::{path::PathBuf, sync::Arc, time::Duration};
 
-use domain::config::{CaptchaConfig, Config, MailConfig, StorageConfig};
+use domain::infra::config::{CaptchaConfig, Config, MailConfig, StorageConfig};
 
 pub use db::TestDb;
 pub use s3::S3Server;

@@ -9,7 +9,7 @@ use hyper_util::{
 use s3s::{auth::SimpleAuth, service::S3ServiceBuilder};
 use tokio::{net::TcpListener, sync::oneshot};
 
-use domain::config::S3Config;
+use domain::infra::config::S3Config;
 
 pub struct S3Server {
     /// `http://127.0.0.1:{port}`

@@ -3,7 +3,7 @@
 
 use std::{process::ExitCode, sync::Arc};
 
-use domain::config::{self, Config};
+use domain::infra::config::{self, Config};
 
 fn main() -> ExitCode {
     config::load_dotenv();
@@ -34,7 +34,7 @@ fn main() -> ExitCode {
 
 async fn run() -> anyhow::Result<()> {
     let config = Arc::new(Config::from_env()?);
-    let pool = domain::db::connect(&config.database_url, config.database_max_connections)
+    let pool = domain::infra::db::connect(&config.database_url, config.database_max_connections)
         .await
         .map_err(|e| anyhow::anyhow!("connecting to DATABASE_URL: {e}"))?;
     let ctx = jobs::JobContext::new(pool, config.clone())?;

@@ -6,8 +6,8 @@ mod support;
 use std::time::Duration;
 
 use domain::{
-    audit::Actor,
-    batches::{self, NewBatch},
+    gateway::batches::{self, NewBatch},
+    infra::audit::Actor,
     wallets::{self, EntryType, Movement, Owner, Reason, WalletKind},
 };
 use sqlx::Connection;

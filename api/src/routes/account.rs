@@ -2,7 +2,7 @@
 //! SMTP and Settings tabs use the settings, branding and SMTP routes.
 
 use axum::extract::State;
-use domain::account::{self, ContactDetails};
+use domain::partners::account::{self, ContactDetails};
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
 

@@ -1,7 +1,7 @@
 //! A partner's end users' gateway keys: create (the key is answered once), list, revoke.
 
 use axum::{extract::State, http::StatusCode};
-use domain::api_keys::{self, CreatedKey, KeyInfo, Mode};
+use domain::gateway::api_keys::{self, CreatedKey, KeyInfo, Mode};
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
 

@@ -3,11 +3,14 @@
 
 use axum::{extract::State, http::StatusCode};
 use domain::{
-    Error, captcha, crypto,
+    Error,
+    auth::captcha,
+    auth::sign_in_attempts,
+    auth::superadmins,
+    auth::tokens::{self, Purpose},
+    infra::crypto,
     mail::{Mail, SendMail},
     partners::{self, EMAIL_TAKEN, USER_NAME_TAKEN},
-    sign_in_attempts, superadmins,
-    tokens::{self, Purpose},
 };
 use serde::{Deserialize, Serialize};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -57,9 +60,9 @@ pub async fn new_captcha(
 ) -> ApiResult<Json<CaptchaResponse>> {
     let c = captcha::issue(&state.pool, &state.config).await?;
     let mode = match state.config.captcha {
-        domain::config::CaptchaConfig::Builtin => "builtin",
-        domain::config::CaptchaConfig::Recaptcha { .. } => "recaptcha",
-        domain::config::CaptchaConfig::Off => "off",
+        domain::infra::config::CaptchaConfig::Builtin => "builtin",
+        domain::infra::config::CaptchaConfig::Recaptcha { .. } => "recaptcha",
+        domain::infra::config::CaptchaConfig::Off => "off",
     };
     Ok(Json(CaptchaResponse {
         id: c.id.to_string(),
@@ -302,9 +305,9 @@ pub async fn forgot_password(
     let mut v = domain::error::Violations::new();
     v.check(!req.email.trim().is_empty(), "email", "Email is required");
     v.check(
-        req.email.trim().is_empty() || domain::email_address::is_valid(req.email.trim()),
+        req.email.trim().is_empty() || domain::infra::email_address::is_valid(req.email.trim()),
         "email",
-        domain::email_address::INVALID,
+        domain::infra::email_address::INVALID,
     );
     v.check(
         !req.user_name.trim().is_empty(),
@@ -528,7 +531,7 @@ pub async fn superadmin_me(
 /// `auth::SESSION_CACHE_TTL`.
 async fn end_session(state: &AppState, auth: &SessionAuth) -> ApiResult<StatusCode> {
     let mut conn = state.pool.acquire().await?;
-    domain::sessions::end(&mut conn, auth.0.sid).await?;
+    domain::infra::sessions::end(&mut conn, auth.0.sid).await?;
     state.sessions.forget(Some(auth.0.sid));
     Ok(StatusCode::NO_CONTENT)
 }

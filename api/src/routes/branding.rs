@@ -2,7 +2,7 @@
 //! `{sub}.{PLATFORM_DOMAIN}`).
 
 use axum::{extract::State, http::HeaderMap};
-use domain::branding::Theme;
+use domain::partners::branding::Theme;
 use serde::{Deserialize, Serialize};
 use utoipa_axum::{router::OpenApiRouter, routes};
 

@@ -4,7 +4,7 @@
 use axum::{extract::State, http::StatusCode};
 use domain::{
     catalogue::{self, Api, ApiFilter, ApiInput, Catalogue},
-    paging::{Page, PageParams, PageRequest},
+    infra::paging::{Page, PageParams, PageRequest},
 };
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};

@@ -2,8 +2,8 @@
 
 use axum::extract::State;
 use domain::{
-    clients::{self, Client, Dashboard},
-    paging::{Page, PageParams},
+    infra::paging::{Page, PageParams},
+    partners::clients::{self, Client, Dashboard},
 };
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -75,7 +75,7 @@ pub async fn list(
         clients::list(
             &mut conn,
             &f,
-            paging.with_default(domain::paging::DEFAULT_PER_PAGE),
+            paging.with_default(domain::infra::paging::DEFAULT_PER_PAGE),
         )
         .await?,
     ))

@@ -1,4 +1,4 @@
-//! Public, unauthenticated: the landing page's contact form (`domain::contact`).
+//! Public, unauthenticated: the landing page's contact form (`domain::mail::contact`).
 
 use axum::{extract::State, http::StatusCode};
 use serde::{Deserialize, Serialize};
@@ -35,8 +35,12 @@ pub async fn contact(
     State(state): State<AppState>,
     Json(req): Json<ContactRequest>,
 ) -> ApiResult<(StatusCode, Json<Accepted>)> {
-    let form =
-        domain::contact::ContactForm::parse(&req.name, &req.email, &req.mobile, &req.message)?;
+    let form = domain::mail::contact::ContactForm::parse(
+        &req.name,
+        &req.email,
+        &req.mobile,
+        &req.message,
+    )?;
     let job_id = form.submit(&mut *state.pool.acquire().await?).await?;
     Ok((StatusCode::ACCEPTED, Json(Accepted { job_id })))
 }

@@ -1,8 +1,8 @@
-//! The partner dashboard's earnings (`domain::earnings`): revenue, cost and margin of a period,
+//! The partner dashboard's earnings (`domain::wallets::earnings`): revenue, cost and margin of a period,
 //! per day and per API, read from counters kept by the writers.
 
 use axum::extract::State;
-use domain::earnings::{self, Earnings, Period};
+use domain::wallets::earnings::{self, Earnings, Period};
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
 

@@ -5,8 +5,8 @@ use axum::{extract::State, http::StatusCode};
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::{
     exports::{self, Export, Kind, NewExport, Requester, Scope},
-    paging::{Page, PageParams},
-    tenancy,
+    infra::paging::{Page, PageParams},
+    partners::tenancy,
 };
 use serde::{Deserialize, Serialize};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -213,7 +213,7 @@ pub async fn request_export(
     exports::set_job(&mut tx, export_id, &job_id).await?;
     if let ExportAuth::Partner(partner_id) = auth {
         // The partner may poll this job, and only it.
-        domain::job_owners::record(&mut tx, &job_id, partner_id).await?;
+        domain::infra::job_owners::record(&mut tx, &job_id, partner_id).await?;
     }
     tx.commit().await?;
     Ok((
@@ -249,7 +249,7 @@ pub async fn list_exports(
         &mut conn,
         requester(&auth),
         filter,
-        paging.with_default(domain::paging::DEFAULT_PER_PAGE),
+        paging.with_default(domain::infra::paging::DEFAULT_PER_PAGE),
     )
     .await?;
     drop(conn);

@@ -10,7 +10,7 @@ use axum::{
     http::{HeaderMap, HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
 };
-use domain::storage::{LinkQuery, LocalStore, local::content_type_for};
+use domain::infra::storage::{LinkQuery, LocalStore, local::content_type_for};
 use futures::StreamExt;
 use tower::ServiceExt;
 use tower_http::services::ServeFile;
@@ -134,7 +134,9 @@ pub async fn upload(
     // A link works once: refuse at once when its file is already there (and `commit_new`
     // settles a race between two PUTs of the same link).
     if store.exists(&key).await? {
-        return Err(domain::Error::Conflict(domain::storage::local::LINK_USED.into()).into());
+        return Err(
+            domain::Error::Conflict(domain::infra::storage::local::LINK_USED.into()).into(),
+        );
     }
     let mut file = store.begin(&key).await?;
     let mut stream = body.into_data_stream();

@@ -2,9 +2,9 @@
 
 use axum::{extract::State, http::StatusCode};
 use domain::{
-    audit::Actor,
-    ip_access::{self, Filter, IpEntry, IpEntryInput, List},
-    paging::{Page, PageParams, PageRequest},
+    gateway::ip_access::{self, Filter, IpEntry, IpEntryInput, List},
+    infra::audit::Actor,
+    infra::paging::{Page, PageParams, PageRequest},
 };
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -87,7 +87,7 @@ pub async fn whitelist(
     Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<IpEntry>>> {
     let f = q.parse()?;
-    let p = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
+    let p = paging.with_default(domain::infra::paging::DEFAULT_PER_PAGE);
     page(&state, auth.partner_id, List::Whitelist, &f, p).await
 }
 
@@ -126,10 +126,10 @@ pub async fn user_whitelist(
     Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<IpEntry>>> {
     let mut f = q.parse()?;
-    let p = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
+    let p = paging.with_default(domain::infra::paging::DEFAULT_PER_PAGE);
     f.user_id = Some(user_id);
     let mut conn = state.pool.acquire().await?;
-    domain::tenancy::user_of_partner(&mut conn, auth.partner_id, user_id).await?;
+    domain::partners::tenancy::user_of_partner(&mut conn, auth.partner_id, user_id).await?;
     drop(conn);
     page(&state, auth.partner_id, List::Whitelist, &f, p).await
 }
@@ -144,7 +144,7 @@ pub async fn blocked(
     Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<IpEntry>>> {
     let f = q.parse()?;
-    let p = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
+    let p = paging.with_default(domain::infra::paging::DEFAULT_PER_PAGE);
     page(&state, auth.partner_id, List::Blocked, &f, p).await
 }
 

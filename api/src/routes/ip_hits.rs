@@ -2,8 +2,8 @@
 
 use axum::extract::State;
 use domain::{
-    ip_hits::{self, IpHit},
-    paging::{Page, PageParams},
+    gateway::ip_hits::{self, IpHit},
+    infra::paging::{Page, PageParams},
 };
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -32,7 +32,7 @@ pub async fn list(
     Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<IpHit>>> {
     let f = q.parse()?;
-    let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
+    let page = paging.with_default(domain::infra::paging::DEFAULT_PER_PAGE);
     let mut conn = state.pool.acquire().await?;
     Ok(Json(
         ip_hits::list(&mut conn, auth.partner_id, &f, page).await?,
@@ -50,10 +50,10 @@ pub async fn user_list(
     Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<IpHit>>> {
     let mut f = q.parse()?;
-    let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
+    let page = paging.with_default(domain::infra::paging::DEFAULT_PER_PAGE);
     f.user_id = Some(user_id);
     let mut conn = state.pool.acquire().await?;
-    domain::tenancy::user_of_partner(&mut conn, auth.partner_id, user_id).await?;
+    domain::partners::tenancy::user_of_partner(&mut conn, auth.partner_id, user_id).await?;
     Ok(Json(
         ip_hits::list(&mut conn, auth.partner_id, &f, page).await?,
     ))

@@ -2,7 +2,7 @@
 //! view of the queue: counts per kind, recent failures with Retry and Discard, the workers.
 
 use axum::{extract::State, http::StatusCode};
-use domain::audit::Actor;
+use domain::infra::audit::Actor;
 use jobs::{
     overview::{self, Failure, KindStats, Outcome},
     workers::{self, WorkerProcess},
@@ -40,7 +40,7 @@ pub async fn job_state(
     }
     if let AnyAuth::Partner(partner_id) = auth {
         let mut conn = state.pool.acquire().await?;
-        if !domain::job_owners::is_owner(&mut conn, &id, partner_id).await? {
+        if !domain::infra::job_owners::is_owner(&mut conn, &id, partner_id).await? {
             return Err(ApiError::not_found());
         }
     }

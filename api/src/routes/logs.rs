@@ -2,10 +2,10 @@
 
 use axum::extract::State;
 use domain::{
-    logs::{self, ApiLog, ProductLog},
-    paging::{DEFAULT_PER_PAGE, Page, PageParams},
-    tenancy,
-    transactions::Filter,
+    gateway::logs::{self, ApiLog, ProductLog},
+    infra::paging::{DEFAULT_PER_PAGE, Page, PageParams},
+    partners::tenancy,
+    wallets::transactions::Filter,
 };
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -239,7 +239,7 @@ pub async fn client_api_logs(
         service: id_filter("service", q.service)?,
     };
     let mut conn = state.pool.acquire().await?;
-    domain::clients::get(&mut conn, partner_id).await?;
+    domain::partners::clients::get(&mut conn, partner_id).await?;
     Ok(Json(
         logs::client_api_logs(
             &mut conn,

@@ -3,9 +3,9 @@
 
 use axum::extract::State;
 use domain::{
-    config::MailConfig,
+    infra::config::MailConfig,
+    infra::paging::{Page, PageParams},
     mail::outbox::{self, OutboxEntry, OutboxMail},
-    paging::{Page, PageParams},
 };
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -43,9 +43,12 @@ pub async fn list(
 ) -> ApiResult<Json<Page<OutboxEntry>>> {
     let dir = outbox_dir(&state)?;
     Ok(Json(
-        outbox::list(dir, paging.with_default(domain::paging::DEFAULT_PER_PAGE))
-            .await
-            .map_err(ApiError::internal)?,
+        outbox::list(
+            dir,
+            paging.with_default(domain::infra::paging::DEFAULT_PER_PAGE),
+        )
+        .await
+        .map_err(ApiError::internal)?,
     ))
 }
 

@@ -3,12 +3,12 @@
 
 use axum::{extract::State, http::StatusCode};
 use domain::{
-    branding::{self, BrandingForm, Theme},
-    crypto::SecretBox,
-    onboarding::{self, Progress},
-    partner_smtp::{self, SmtpForm, SmtpView},
-    storage::UploadPurpose,
-    subdomains::{self, Availability},
+    infra::crypto::SecretBox,
+    infra::storage::UploadPurpose,
+    partners::branding::{self, BrandingForm, Theme},
+    partners::onboarding::{self, Progress},
+    partners::partner_smtp::{self, SmtpForm, SmtpView},
+    partners::subdomains::{self, Availability},
 };
 use serde::{Deserialize, Serialize};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -228,7 +228,7 @@ pub async fn claim_subdomain(
         },
     )
     .await?;
-    domain::job_owners::record(&mut tx, &job_id, auth.partner_id).await?;
+    domain::infra::job_owners::record(&mut tx, &job_id, auth.partner_id).await?;
     let session = partner_session(&state, &mut tx, auth.partner_id).await?;
     tx.commit().await?;
     let url = state.config.partner_site_url(&name);
@@ -390,7 +390,7 @@ pub async fn test_smtp(
     )
     .await?;
     // The partner polls this job: it must be able to see it, and only it.
-    domain::job_owners::record(&mut tx, &job_id, auth.partner_id).await?;
+    domain::infra::job_owners::record(&mut tx, &job_id, auth.partner_id).await?;
     tx.commit().await?;
     Ok((StatusCode::ACCEPTED, Json(SmtpTestQueued { job_id })))
 }

@@ -1,13 +1,13 @@
-//! My Account's Payment tab (`domain::payment_settings`): the card payment provider, edited in
+//! My Account's Payment tab (`domain::partners::payment_settings`): the card payment provider, edited in
 //! a modal, its key id and secret sealed at rest and answered only masked; and the QR code with
 //! its description. Files are this partner's own uploads (`POST /uploads`), checked by their
 //! first bytes before they are saved.
 
 use axum::extract::State;
 use domain::{
-    crypto::SecretBox,
-    payment_settings::{self, CardForm, CardView, PaymentSettings, QrForm, QrView},
-    storage::UploadPurpose,
+    infra::crypto::SecretBox,
+    infra::storage::UploadPurpose,
+    partners::payment_settings::{self, CardForm, CardView, PaymentSettings, QrForm, QrView},
 };
 use serde::{Deserialize, Serialize};
 use utoipa_axum::{router::OpenApiRouter, routes};

@@ -1,6 +1,6 @@
-//! Public, unauthenticated: the plan cards of the landing page (`domain::plan_cards`).
+//! Public, unauthenticated: the plan cards of the landing page (`domain::catalogue::plan_cards`).
 
-use domain::plan_cards::{self, PlanCard};
+use domain::catalogue::plan_cards::{self, PlanCard};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{AppState, extract::Json};

@@ -8,10 +8,12 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use domain::{
-    audit::Actor,
-    paging::{Page, PageParams},
-    plans::{self, ClientPlan, CustomPrice, MyPlan, PlanType, PriceItem, SlabPrice, Target},
-    tenancy,
+    catalogue::plans::{
+        self, ClientPlan, CustomPrice, MyPlan, PlanType, PriceItem, SlabPrice, Target,
+    },
+    infra::audit::Actor,
+    infra::paging::{Page, PageParams},
+    partners::tenancy,
 };
 use serde::{Deserialize, Serialize};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -101,7 +103,7 @@ pub async fn slab_prices(
 ) -> ApiResult<Json<Page<SlabPrice>>> {
     let plan = plan_of(&plan)?;
     let mut conn = state.pool.acquire().await?;
-    let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
+    let page = paging.with_default(domain::infra::paging::DEFAULT_PER_PAGE);
     Ok(Json(
         plans::slab_prices(&mut conn, plan, q.category.as_deref(), page).await?,
     ))

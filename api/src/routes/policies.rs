@@ -2,7 +2,7 @@
 //! the partner's words on its site where it wrote them, else the platform's.
 
 use axum::{extract::State, http::HeaderMap};
-use domain::policies::{self, Policy, PolicyText};
+use domain::partners::policies::{self, Policy, PolicyText};
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
 

@@ -3,9 +3,9 @@
 
 use axum::extract::State;
 use domain::{
-    audit::Actor,
-    pricing::{self, Price, UserPriceChange},
-    tenancy,
+    catalogue::pricing::{self, Price, UserPriceChange},
+    infra::audit::Actor,
+    partners::tenancy,
 };
 use serde::{Deserialize, Serialize};
 use utoipa_axum::{router::OpenApiRouter, routes};

@@ -2,7 +2,7 @@
 //! per-client settings.
 
 use axum::extract::State;
-use domain::settings::{
+use domain::partners::settings::{
     self, ClientSettings, ClientSettingsPatch, PartnerSettings, PartnerSettingsPatch,
 };
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -99,9 +99,9 @@ pub async fn client_domain(
     Path(partner_id): Path<i64>,
     Json(req): Json<DomainRequest>,
 ) -> ApiResult<(axum::http::StatusCode, Json<DomainChanged>)> {
-    let name = domain::subdomains::parse(&req.subdomain)?;
+    let name = domain::partners::subdomains::parse(&req.subdomain)?;
     let mut tx = state.pool.begin().await?;
-    domain::subdomains::claim_as(&mut tx, partner_id, &name, auth.actor())
+    domain::partners::subdomains::claim_as(&mut tx, partner_id, &name, auth.actor())
         .await
         .map_err(|e| match e {
             domain::Error::Conflict(m) => {

@@ -1,8 +1,8 @@
-//! My Account's Signup Customization (`domain::signup_customization`): the switches of the
+//! My Account's Signup Customization (`domain::partners::signup_customization`): the switches of the
 //! end users' sign-in and sign-up pages and the terms, saved together on 'Apply changes'.
 
 use axum::extract::State;
-use domain::signup_customization::{self, SignupCustomization};
+use domain::partners::signup_customization::{self, SignupCustomization};
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
 

@@ -4,10 +4,10 @@
 
 use axum::extract::State;
 use domain::{
-    paging::{Page, PageParams},
-    tenancy,
-    transactions::{self, Filter, Kind, LedgerRow, Transaction},
+    infra::paging::{Page, PageParams},
+    partners::tenancy,
     wallets::WalletKind,
+    wallets::transactions::{self, Filter, Kind, LedgerRow, Transaction},
 };
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -42,7 +42,7 @@ async fn ledger(
     let kind = WalletKind::parse(kind)?;
     let mut conn = state.pool.acquire().await?;
     tenancy::user_of_partner(&mut conn, partner_id, user_id).await?;
-    let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
+    let page = paging.with_default(domain::infra::paging::DEFAULT_PER_PAGE);
     Ok(Json(
         transactions::ledger(
             &mut conn,
@@ -98,7 +98,7 @@ async fn partner_list(
 ) -> ApiResult<Json<Page<Transaction>>> {
     let f = q.parse()?;
     let mut conn = state.pool.acquire().await?;
-    let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
+    let page = paging.with_default(domain::infra::paging::DEFAULT_PER_PAGE);
     Ok(Json(
         transactions::for_partner(&mut conn, kind, partner_id, &f, page).await?,
     ))
@@ -142,7 +142,7 @@ async fn list(
 ) -> ApiResult<Json<Page<Transaction>>> {
     let mut conn = state.pool.acquire().await?;
     tenancy::user_of_partner(&mut conn, partner_id, user_id).await?;
-    let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
+    let page = paging.with_default(domain::infra::paging::DEFAULT_PER_PAGE);
     Ok(Json(
         transactions::for_user(
             &mut conn,

@@ -11,8 +11,8 @@ use axum::{
 use chrono::{DateTime, Utc};
 use domain::{
     gateway::{self, Caller, hits::Hit},
-    paging::{Page, PageParams},
-    storage::{UPLOAD_LINK_TTL, UploadPlan},
+    infra::paging::{Page, PageParams},
+    infra::storage::{UPLOAD_LINK_TTL, UploadPlan},
     trubank::{self, Decision, Filter, Request, Status, Submission, Submitted},
 };
 use serde::{Deserialize, Serialize};
@@ -236,12 +236,12 @@ pub async fn submit(
                 .storage
                 .verify_upload(
                     &s.file_key,
-                    domain::storage::UploadPurpose::Statement,
+                    domain::infra::storage::UploadPurpose::Statement,
                     "file_key",
                 )
                 .await?;
             let mut tx = state.pool.begin().await?;
-            let actor = domain::audit::Actor::user(caller.user_id).from_ip(ip);
+            let actor = domain::infra::audit::Actor::user(caller.user_id).from_ip(ip);
             let submitted =
                 trubank::submit(&mut tx, caller.partner_id, caller.user_id, &s, actor).await?;
             tx.commit().await?;
@@ -355,7 +355,9 @@ impl QueueQuery {
                 s.parse::<i64>()
                     .ok()
                     .filter(|_| s.bytes().all(|b| b.is_ascii_digit()))
-                    .ok_or_else(|| ApiError::field("user_id", domain::ip_access::USER_ID_DIGITS))?,
+                    .ok_or_else(|| {
+                        ApiError::field("user_id", domain::gateway::ip_access::USER_ID_DIGITS)
+                    })?,
             ),
         };
         Ok(Filter { status, user_id })
@@ -377,7 +379,7 @@ pub async fn queue(
         &mut *state.pool.acquire().await?,
         auth.partner_id,
         &f,
-        paging.with_default(domain::paging::DEFAULT_PER_PAGE),
+        paging.with_default(domain::infra::paging::DEFAULT_PER_PAGE),
     )
     .await?;
     let mut items = Vec::with_capacity(page.items.len());
@@ -466,7 +468,11 @@ pub async fn decide(
     if let Some(key) = &d.file_key {
         state
             .storage
-            .verify_upload(key, domain::storage::UploadPurpose::Statement, "file_key")
+            .verify_upload(
+                key,
+                domain::infra::storage::UploadPurpose::Statement,
+                "file_key",
+            )
             .await?;
     }
     let mut tx = state.pool.begin().await?;

@@ -1,13 +1,13 @@
 //! `POST /api/v1/uploads`: a signed link for the browser to upload one file straight to
 //! storage (logo, favicon, QR image, bank statement). The rules of the spec are checked here
-//! first (`domain::storage::UploadPlan`); the link then binds the checked type and size, so
+//! first (`domain::infra::storage::UploadPlan`); the link then binds the checked type and size, so
 //! the upload itself cannot break them either. The returned `key` is what forms save.
 
 use std::collections::BTreeMap;
 
 use axum::extract::State;
 use chrono::{DateTime, Utc};
-use domain::storage::{UPLOAD_LINK_TTL, UploadPlan, UploadPurpose};
+use domain::infra::storage::{UPLOAD_LINK_TTL, UploadPlan, UploadPurpose};
 use serde::{Deserialize, Serialize};
 use utoipa_axum::{router::OpenApiRouter, routes};
 

@@ -4,9 +4,9 @@
 
 use axum::{extract::State, http::StatusCode};
 use domain::{
+    infra::paging::{Page, PageParams},
     mail::{Mail, SendMail},
-    paging::{Page, PageParams},
-    users::{self, NewUser, User},
+    partners::users::{self, NewUser, User},
 };
 use serde::{Deserialize, Serialize};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -66,7 +66,7 @@ pub async fn list(
     Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<User>>> {
     let mut conn = state.pool.acquire().await?;
-    let page = paging.with_default(domain::paging::DEFAULT_PER_PAGE);
+    let page = paging.with_default(domain::infra::paging::DEFAULT_PER_PAGE);
     Ok(Json(
         users::list(
             &mut conn,
@@ -129,7 +129,7 @@ pub async fn create(
         req.full_access,
     )?;
     // Hashed before the transaction: waiting for the hashing pool must not hold locks.
-    let hash = domain::crypto::hash_password_pooled(&new.password)
+    let hash = domain::infra::crypto::hash_password_pooled(&new.password)
         .await
         .map_err(crate::error::ApiError::internal)?;
     let mut tx = state.pool.begin().await?;
@@ -141,7 +141,7 @@ pub async fn create(
     })
     .via_partner(auth.partner_id);
     let job_id = jobs::enqueue(&mut tx, &mail).await?;
-    domain::job_owners::record(&mut tx, &job_id, auth.partner_id).await?;
+    domain::infra::job_owners::record(&mut tx, &job_id, auth.partner_id).await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(Created { id })))
 }
@@ -188,7 +188,7 @@ pub async fn client_list(
 ) -> ApiResult<Json<Page<User>>> {
     let mut conn = state.pool.acquire().await?;
     // An empty page would read as 'this client has no users'; an unknown client is not that.
-    domain::clients::get(&mut conn, partner_id).await?;
+    domain::partners::clients::get(&mut conn, partner_id).await?;
     Ok(Json(
         users::list(
             &mut conn,

@@ -9,7 +9,7 @@ use axum::{
     response::Response,
 };
 use domain::{
-    batches::{self, Batch},
+    gateway::batches::{self, Batch},
     gateway::{self, Offer},
 };
 use utoipa_axum::{router::OpenApiRouter, routes};

@@ -1,8 +1,8 @@
 //! API and category visibility: per user and partner-wide (My APIs) by the partner, per client
-//! by the super admin. The rule that combines them is in `domain::visibility`.
+//! by the super admin. The rule that combines them is in `domain::gateway::visibility`.
 
 use axum::extract::State;
-use domain::visibility::{self, Scope, Visibility};
+use domain::gateway::visibility::{self, Scope, Visibility};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{

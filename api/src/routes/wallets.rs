@@ -5,9 +5,9 @@
 use axum::{extract::State, http::HeaderMap};
 use chrono::NaiveDate;
 use domain::{
-    audit::Actor,
-    paging::{Page, PageParams, PageRequest},
-    tenancy,
+    infra::audit::Actor,
+    infra::paging::{Page, PageParams, PageRequest},
+    partners::tenancy,
     wallets::{
         self, Balances, Entry, EntryFilter, EntryType, Movement, Owner, Reason, WalletKind,
         WalletView,
@@ -193,7 +193,7 @@ impl EntriesQuery {
                 from: self.from,
                 to: self.to,
             },
-            paging.with_default(domain::paging::DEFAULT_PER_PAGE),
+            paging.with_default(domain::infra::paging::DEFAULT_PER_PAGE),
         )
     }
 }

@@ -103,7 +103,7 @@ pub fn inject(
     title: &str,
     favicon_url: Option<&str>,
     theme_colour: &str,
-    theme: &domain::branding::Theme,
+    theme: &domain::partners::branding::Theme,
 ) -> String {
     let mut out = html.to_owned();
     let title_tag = format!("<title>{}</title>", escape(title));
@@ -146,7 +146,7 @@ mod tests {
     #[test]
     fn injects_title_icon_and_colours() {
         let html = "<html><head><link rel=\"icon\" id=\"app-favicon\" href=\"data:,\" /><title>KYC Whitelabel</title></head><body></body></html>";
-        let theme = domain::branding::Theme {
+        let theme = domain::partners::branding::Theme {
             primary: "#0F766E".into(),
             secondary: "#7C3AED".into(),
             tertiary: "#F59E0B".into(),

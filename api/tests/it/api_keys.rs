@@ -42,7 +42,7 @@ async fn key_is_shown_once_and_only_its_hash_is_stored() {
     .await
     .unwrap();
     assert_eq!(hash, sha, "Postgres' own SHA-256 of the key");
-    assert_eq!(hash, domain::api_keys::hash(&key).to_vec());
+    assert_eq!(hash, domain::gateway::api_keys::hash(&key).to_vec());
     assert_eq!(prefix, &key[..16]);
     let leaked: i64 = sqlx::query_scalar(
         "SELECT (SELECT count(*) FROM api_keys k WHERE k::text LIKE '%' || $1 || '%')
@@ -70,7 +70,7 @@ async fn key_is_shown_once_and_only_its_hash_is_stored() {
 
     // The gateway's lookup finds it while usable.
     let mut conn = app.db.pool.acquire().await.unwrap();
-    let owner = domain::api_keys::find_usable(&mut conn, &key)
+    let owner = domain::gateway::api_keys::find_usable(&mut conn, &key)
         .await
         .unwrap()
         .expect("usable");
@@ -79,7 +79,7 @@ async fn key_is_shown_once_and_only_its_hash_is_stored() {
         (id, p.id, u)
     );
     assert!(
-        domain::api_keys::find_usable(&mut conn, "kyc_live_nope")
+        domain::gateway::api_keys::find_usable(&mut conn, "kyc_live_nope")
             .await
             .unwrap()
             .is_none()
@@ -95,7 +95,7 @@ async fn key_is_shown_once_and_only_its_hash_is_stored() {
         204
     );
     assert!(
-        domain::api_keys::find_usable(&mut conn, &key)
+        domain::gateway::api_keys::find_usable(&mut conn, &key)
             .await
             .unwrap()
             .is_none()

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use domain::config::CaptchaConfig;
+use domain::infra::config::CaptchaConfig;
 use serde_json::{Value, json};
 
 use crate::{
@@ -284,11 +284,11 @@ async fn builtin_captcha_works_once_and_a_wrong_answer_uses_it_up() {
     let (s, b) = login(Value::Null).await;
     assert_eq!(
         (s, b["error"]["fields"]["captcha"].as_str()),
-        (422, Some(domain::captcha::REQUIRED))
+        (422, Some(domain::auth::captcha::REQUIRED))
     );
 
     // Right answer (any case): signs in once; the same captcha again is refused.
-    let id = domain::captcha::store(&app.db.pool, &app.config, "ACE79")
+    let id = domain::auth::captcha::store(&app.db.pool, &app.config, "ACE79")
         .await
         .unwrap();
     let (s, b) = login(json!({"id": id, "answer": "ace79"})).await;
@@ -296,11 +296,11 @@ async fn builtin_captcha_works_once_and_a_wrong_answer_uses_it_up() {
     let (s, b) = login(json!({"id": id, "answer": "ace79"})).await;
     assert_eq!(
         (s, b["error"]["fields"]["captcha"].as_str()),
-        (422, Some(domain::captcha::WRONG))
+        (422, Some(domain::auth::captcha::WRONG))
     );
 
     // A wrong answer fails and uses the captcha up: the right answer afterwards fails too.
-    let id = domain::captcha::store(&app.db.pool, &app.config, "HKM34")
+    let id = domain::auth::captcha::store(&app.db.pool, &app.config, "HKM34")
         .await
         .unwrap();
     let (s, _) = login(json!({"id": id, "answer": "HKM35"})).await;
@@ -309,7 +309,7 @@ async fn builtin_captcha_works_once_and_a_wrong_answer_uses_it_up() {
     assert_eq!(s, 422);
 
     // A failed sign-in (wrong password) uses its captcha up as well.
-    let id = domain::captcha::store(&app.db.pool, &app.config, "TUV79")
+    let id = domain::auth::captcha::store(&app.db.pool, &app.config, "TUV79")
         .await
         .unwrap();
     let body =
@@ -320,7 +320,7 @@ async fn builtin_captcha_works_once_and_a_wrong_answer_uses_it_up() {
     assert_eq!(s, 422);
 
     // Expired challenges fail.
-    let id = domain::captcha::store(&app.db.pool, &app.config, "XY349")
+    let id = domain::auth::captcha::store(&app.db.pool, &app.config, "XY349")
         .await
         .unwrap();
     sqlx::query("UPDATE captchas SET expires_at = now() - interval '1 second'")
@@ -345,7 +345,7 @@ async fn signed_up_with_captcha(app: &TestApp) -> String {
     let mut body = signup_body("captcha_user");
     let (s, _) = app.post("/api/v1/partner/signup", &body, None).await;
     assert_eq!(s, 422, "sign-up without a captcha is refused");
-    let id = domain::captcha::store(&app.db.pool, &app.config, "MNP47")
+    let id = domain::auth::captcha::store(&app.db.pool, &app.config, "MNP47")
         .await
         .unwrap();
     body["captcha"] = json!({"id": id, "answer": " mnp47 "});
@@ -645,7 +645,7 @@ async fn change_password_while_signed_in() {
 #[tokio::test]
 async fn superadmin_login_and_me() {
     let app = TestApp::spawn().await;
-    domain::superadmins::upsert(&app.db.pool, "root@kyc.test", "Admin-pass1")
+    domain::auth::superadmins::upsert(&app.db.pool, "root@kyc.test", "Admin-pass1")
         .await
         .unwrap();
     let (s, b) = app

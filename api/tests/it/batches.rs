@@ -292,7 +292,7 @@ async fn a_batch_stopped_resumed_or_run_twice_charges_each_row_once() {
             &app.db.pool,
             &caller,
             &call,
-            Some(domain::batches::charge_key(id, 1)),
+            Some(domain::gateway::batches::charge_key(id, 1)),
         )
         .await
         .unwrap();
@@ -306,7 +306,7 @@ async fn a_batch_stopped_resumed_or_run_twice_charges_each_row_once() {
         let domain::wallets::charge::Outcome::Charged { transaction_id, .. } = out[0] else {
             panic!("{out:?}")
         };
-        domain::batches::mark_charged(&mut tx, id, 1, transaction_id)
+        domain::gateway::batches::mark_charged(&mut tx, id, 1, transaction_id)
             .await
             .unwrap();
         tx.commit().await.unwrap();

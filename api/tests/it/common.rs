@@ -9,7 +9,7 @@ use api::{
     AppState,
     auth::{Claims, Role},
 };
-use domain::config::Config;
+use domain::infra::config::Config;
 use serde_json::Value;
 use tokio::sync::oneshot;
 
@@ -65,9 +65,9 @@ impl TestApp {
             .build()
             .unwrap();
         let mut conn = db.pool.acquire().await.unwrap();
-        let superadmin_sid = domain::sessions::start(
+        let superadmin_sid = domain::infra::sessions::start(
             &mut conn,
-            domain::sessions::PrincipalKind::Superadmin,
+            domain::infra::sessions::PrincipalKind::Superadmin,
             1,
             config.session_ttl,
         )

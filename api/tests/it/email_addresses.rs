@@ -1,4 +1,4 @@
-//! Every e-mail address the API accepts goes through one check (`domain::email_address`): what
+//! Every e-mail address the API accepts goes through one check (`domain::infra::email_address`): what
 //! the mailer's parser refuses, or what hides control and bidi characters, is a 422 on the
 //! field at the door, not a mail job that fails eight times.
 

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use domain::config::StorageConfig;
+use domain::infra::config::StorageConfig;
 use serde_json::{Value, json};
 use testkit::S3Server;
 

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use api::auth::{Claims, Role};
-use domain::{audit::Actor, catalogue::ApiInput};
+use domain::{catalogue::ApiInput, infra::audit::Actor};
 use serde_json::json;
 
 use crate::common::TestApp;

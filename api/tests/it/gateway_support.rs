@@ -14,7 +14,7 @@ use std::{
 
 use axum::{Router, body::Bytes, extract::State, http::StatusCode, response::IntoResponse};
 use domain::{
-    audit::Actor,
+    infra::audit::Actor,
     wallets::{self, EntryType, Movement, Owner, Reason, WalletKind},
 };
 use tokio::sync::oneshot;
@@ -268,7 +268,7 @@ pub async fn verify(
 
 /// Another api process on the same database: its own pool, its own charging task.
 pub async fn second_instance(app: &TestApp) -> (String, oneshot::Sender<()>) {
-    let pool = domain::db::connect(&app.db.url, 10).await.unwrap();
+    let pool = domain::infra::db::connect(&app.db.url, 10).await.unwrap();
     let state = api::AppState::new(pool, app.config.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use crate::common::TestApp;
-use domain::config::{MailConfig, SmtpConfig};
+use domain::infra::config::{MailConfig, SmtpConfig};
 use serde_json::json;
 
 fn contact() -> serde_json::Value {

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use domain::crypto::SecretBox;
+use domain::infra::crypto::SecretBox;
 use serde_json::{Value, json};
 
 use crate::{
@@ -542,7 +542,7 @@ async fn branding_by_subdomain_or_host_and_the_branded_index() {
     let app = TestApp::spawn_with(|c| c.web_dist = dist.clone()).await;
     let id = demo_like(&app).await;
     let favicon = format!("partners/{id}/favicon/ABCDE_f.png");
-    domain::storage::Storage::new(&app.config)
+    domain::infra::storage::Storage::new(&app.config)
         .put_bytes(&favicon, b"png".to_vec(), "image/png")
         .await
         .unwrap();

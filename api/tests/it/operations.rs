@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use domain::queue::{self, Task};
+use domain::infra::queue::{self, Task};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -374,7 +374,7 @@ async fn the_outbox_is_listed_and_read() {
 #[tokio::test]
 async fn without_an_outbox_the_mail_page_says_so() {
     let app = TestApp::spawn_with(|c| {
-        c.mail = domain::config::MailConfig::Smtp(domain::config::SmtpConfig {
+        c.mail = domain::infra::config::MailConfig::Smtp(domain::infra::config::SmtpConfig {
             host: "127.0.0.1".into(),
             port: 9,
             user: None,

@@ -6,8 +6,8 @@
 use std::time::Duration;
 
 use domain::{
-    crypto::SecretBox,
-    partner_smtp::{self, SmtpForm},
+    infra::crypto::SecretBox,
+    partners::partner_smtp::{self, SmtpForm},
 };
 use serde_json::{Value, json};
 

@@ -82,9 +82,9 @@ async fn card_keys_are_sealed_and_only_shown_masked() {
         let as_text = String::from_utf8_lossy(sealed);
         assert!(!as_text.contains(KEY_ID) && !as_text.contains(SECRET));
     }
-    let secrets = domain::crypto::SecretBox::new(&app.config.encryption_key);
+    let secrets = domain::infra::crypto::SecretBox::new(&app.config.encryption_key);
     let mut conn = app.db.pool.acquire().await.unwrap();
-    let keys = domain::payment_settings::card_keys(&mut conn, &secrets, a.partner.id)
+    let keys = domain::partners::payment_settings::card_keys(&mut conn, &secrets, a.partner.id)
         .await
         .unwrap();
     assert_eq!(keys, (KEY_ID.to_owned(), SECRET.to_owned()));
@@ -113,7 +113,7 @@ async fn card_keys_are_sealed_and_only_shown_masked() {
         "{b}"
     );
     assert_eq!(
-        domain::payment_settings::card_keys(&mut conn, &secrets, a.partner.id)
+        domain::partners::payment_settings::card_keys(&mut conn, &secrets, a.partner.id)
             .await
             .unwrap(),
         keys
@@ -122,7 +122,7 @@ async fn card_keys_are_sealed_and_only_shown_masked() {
     let (s, b) = fixtures::put(&app, "/api/v1/partner/payment-settings/card", &again, t).await;
     assert_eq!(
         (s, b["error"]["fields"]["key_secret"].as_str()),
-        (422, Some(domain::payment_settings::SECRET_AGAIN)),
+        (422, Some(domain::partners::payment_settings::SECRET_AGAIN)),
         "{b}"
     );
 

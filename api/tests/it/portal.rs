@@ -38,7 +38,7 @@ pub async fn site(app: &TestApp, name: &str) -> Site {
 
 pub async fn user_with_password(app: &TestApp, partner_id: i64, n: u32) -> (i64, String) {
     let user_id = fixtures::user(app, partner_id, n).await;
-    let hash = domain::crypto::hash_password(PASSWORD).unwrap();
+    let hash = domain::infra::crypto::hash_password(PASSWORD).unwrap();
     sqlx::query("UPDATE end_users SET password_hash = $2 WHERE id = $1")
         .bind(user_id)
         .bind(hash)
@@ -293,7 +293,7 @@ async fn portal_sign_in_is_per_partner_and_logout_ends_the_session() {
 async fn portal_sign_in_is_limited_per_account() {
     let app = TestApp::spawn_with(|c| c.rate_limits.sign_in = 1000).await;
     let a = site(&app, "acme").await;
-    for _ in 0..domain::sign_in_attempts::MAX_ATTEMPTS {
+    for _ in 0..domain::auth::sign_in_attempts::MAX_ATTEMPTS {
         assert_eq!(login(&app, "acme", &a.email, "Wrong@123").await.0, 401);
     }
     let res = app
@@ -393,7 +393,7 @@ async fn portal_me_shows_the_user_both_wallets_and_the_low_balance_notice() {
         Owner::Partner(a.partner.id),
         domain::wallets::WalletKind::Api,
         Some(10_000),
-        domain::audit::Actor::system(),
+        domain::infra::audit::Actor::system(),
     )
     .await
     .unwrap();
@@ -412,7 +412,7 @@ async fn portal_me_shows_the_user_both_wallets_and_the_low_balance_notice() {
         },
         domain::wallets::WalletKind::Api,
         Some(1_000),
-        domain::audit::Actor::system(),
+        domain::infra::audit::Actor::system(),
     )
     .await
     .unwrap();

@@ -92,7 +92,9 @@ async fn a_key_shows_when_the_gateway_last_saw_it() {
     let mut conn = app.db.pool.acquire().await.unwrap();
     let id = created["id"].as_i64().unwrap();
     assert_eq!(
-        domain::api_keys::mark_used(&mut conn, &[id]).await.unwrap(),
+        domain::gateway::api_keys::mark_used(&mut conn, &[id])
+            .await
+            .unwrap(),
         0
     );
     sqlx::query("UPDATE api_keys SET last_used_at = now() - interval '2 minutes' WHERE id = $1")
@@ -101,7 +103,9 @@ async fn a_key_shows_when_the_gateway_last_saw_it() {
         .await
         .unwrap();
     assert_eq!(
-        domain::api_keys::mark_used(&mut conn, &[id]).await.unwrap(),
+        domain::gateway::api_keys::mark_used(&mut conn, &[id])
+            .await
+            .unwrap(),
         1
     );
 }

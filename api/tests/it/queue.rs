@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use domain::{
-    audit::Actor,
-    queue::{self, Task},
+    infra::audit::Actor,
+    infra::queue::{self, Task},
     wallets::{self, EntryType, Movement, Owner, Reason, WalletKind},
 };
 use serde_json::json;
@@ -292,7 +292,7 @@ async fn finished_jobs_are_pruned_after_the_retention() {
     set(&ids[2], "UPDATE apalis.jobs SET status = 'Failed', attempts = 1, done_at = now() - interval '2 hours', run_at = now() + interval '1 hour' WHERE id = $1").await;
     set(&ids[3], "UPDATE apalis.jobs SET status = 'Failed', attempts = max_attempts, done_at = now() - interval '2 hours' WHERE id = $1").await;
     set(&ids[4], "UPDATE apalis.jobs SET status = 'Pending', attempts = 0, done_at = NULL, run_at = now() + interval '1 hour' WHERE id = $1").await;
-    domain::job_owners::record(&mut app.db.pool.acquire().await.unwrap(), &ids[0], p.id)
+    domain::infra::job_owners::record(&mut app.db.pool.acquire().await.unwrap(), &ids[0], p.id)
         .await
         .unwrap();
     // Rows that only grow: a session, a token and a failure window two days past their end go,

@@ -2,7 +2,7 @@
 //! and only the platform's own scripts, `X-Frame-Options: DENY`, `nosniff`, a
 //! `Referrer-Policy`, and HSTS exactly when `PUBLIC_URL` is https.
 
-use domain::config::StorageConfig;
+use domain::infra::config::StorageConfig;
 
 use crate::common::TestApp;
 

@@ -67,7 +67,11 @@ async fn seed_is_complete_consistent_and_idempotent() {
         .unwrap();
     app.state
         .storage
-        .verify_upload(&key, domain::storage::UploadPurpose::Statement, "file_key")
+        .verify_upload(
+            &key,
+            domain::infra::storage::UploadPurpose::Statement,
+            "file_key",
+        )
         .await
         .unwrap();
 
@@ -116,7 +120,7 @@ async fn seed_is_complete_consistent_and_idempotent() {
     let mut conn = pool.acquire().await.unwrap();
     let mut sources = std::collections::HashSet::new();
     for (user, service, amount, user_amount) in &calls {
-        let p = domain::pricing::resolve(&mut conn, partner, Some(*user), service)
+        let p = domain::catalogue::pricing::resolve(&mut conn, partner, Some(*user), service)
             .await
             .unwrap()
             .unwrap();

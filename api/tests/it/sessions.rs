@@ -66,7 +66,7 @@ async fn partner_logout_ends_that_session_only() {
 #[tokio::test]
 async fn superadmin_logout_ends_the_session_on_every_route() {
     let app = TestApp::spawn().await;
-    domain::superadmins::upsert(&app.db.pool, "root@kyc.test", "Admin-pass1")
+    domain::auth::superadmins::upsert(&app.db.pool, "root@kyc.test", "Admin-pass1")
         .await
         .unwrap();
     let (s, b) = app

@@ -117,7 +117,7 @@ async fn a_success_starts_the_count_again() {
 #[tokio::test]
 async fn unknown_accounts_and_the_super_admin_are_limited_alike() {
     let app = TestApp::spawn().await;
-    domain::superadmins::upsert(&app.db.pool, "root@kyc.test", "Admin-pass1")
+    domain::auth::superadmins::upsert(&app.db.pool, "root@kyc.test", "Admin-pass1")
         .await
         .unwrap();
     for path in ["/api/v1/partner/login", "/api/v1/superadmin/login"] {

@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use domain::{
-    config::StorageConfig,
-    storage::{S3Store, Storage},
+    infra::config::StorageConfig,
+    infra::storage::{S3Store, Storage},
 };
 use serde_json::json;
 use testkit::S3Server;

@@ -244,7 +244,7 @@ async fn a_product_purchase_shows_in_the_product_ledger_with_its_product() {
                 reason,
                 reference,
                 idempotency_key: None,
-                actor: domain::audit::Actor::system(),
+                actor: domain::infra::audit::Actor::system(),
             },
         )
         .await

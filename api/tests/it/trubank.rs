@@ -4,7 +4,7 @@
 //! of the gateway holds; another partner's request is 404 everywhere; a decision mails the user.
 
 use domain::{
-    audit::Actor,
+    infra::audit::Actor,
     wallets::{self, EntryType, Movement, Owner, Reason, WalletKind},
 };
 use serde_json::{Value, json};

@@ -2,7 +2,7 @@
 //! under an `image/png` link is found by its bytes when branding references it, removed, and
 //! answered 422; an upload link works once.
 
-use domain::config::StorageConfig;
+use domain::infra::config::StorageConfig;
 use serde_json::{Value, json};
 
 use crate::{auth_fixtures::put, common::TestApp, uploads::partner};

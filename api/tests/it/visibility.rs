@@ -19,7 +19,7 @@ async fn patch(app: &TestApp, path: &str, body: &Value, token: &str) -> (u16, Va
 
 async fn callable(app: &TestApp, partner: i64, user: i64, service: &str) -> bool {
     let mut conn = app.db.pool.acquire().await.unwrap();
-    domain::visibility::callable(&mut conn, partner, user, service)
+    domain::gateway::visibility::callable(&mut conn, partner, user, service)
         .await
         .unwrap()
 }

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use domain::{
-    audit::Actor,
+    infra::audit::Actor,
     wallets::{self, EntryType, Movement, Owner, Reason, WalletKind},
 };
 use serde_json::json;

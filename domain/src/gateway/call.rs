@@ -11,7 +11,7 @@ use sqlx::PgPool;
 use super::{Call, Caller};
 use crate::{
     Result,
-    config::Config,
+    infra::config::Config,
     wallets::{self, Owner, WalletKind, charge::Charge},
 };
 

@@ -10,7 +10,7 @@ use base64::Engine;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use serde::Serialize;
 
-use crate::paging::{Page, PageRequest};
+use crate::infra::paging::{Page, PageRequest};
 
 /// One message, decoded: headers and the plain text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]

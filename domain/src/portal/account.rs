@@ -290,7 +290,7 @@ pub async fn update_profile(
     partner_id: i64,
     user_id: i64,
     c: &ProfileChange,
-    actor: crate::audit::Actor,
+    actor: crate::infra::audit::Actor,
 ) -> Result<()> {
     let done = sqlx::query(
         "UPDATE end_users SET first_name = COALESCE($3, first_name), last_name = COALESCE($4, last_name),
@@ -314,9 +314,9 @@ pub async fn update_profile(
     if done.rows_affected() == 0 {
         return Err(Error::NotFound);
     }
-    crate::audit::record(
+    crate::infra::audit::record(
         conn,
-        &crate::audit::Record {
+        &crate::infra::audit::Record {
             actor,
             action: "user.update_profile",
             entity: "end_user",
@@ -348,11 +348,17 @@ pub async fn set_password(
     if done.rows_affected() == 0 {
         return Err(Error::NotFound);
     }
-    crate::sessions::end_all(conn, crate::sessions::PrincipalKind::User, user_id, keep).await?;
-    crate::audit::record(
+    crate::infra::sessions::end_all(
         conn,
-        &crate::audit::Record {
-            actor: crate::audit::Actor::user(user_id),
+        crate::infra::sessions::PrincipalKind::User,
+        user_id,
+        keep,
+    )
+    .await?;
+    crate::infra::audit::record(
+        conn,
+        &crate::infra::audit::Record {
+            actor: crate::infra::audit::Actor::user(user_id),
             action,
             entity: "end_user",
             entity_id: user_id.to_string(),

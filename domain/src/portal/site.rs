@@ -5,7 +5,7 @@
 use serde::Serialize;
 use sqlx::PgConnection;
 
-use crate::{Result, pricing};
+use crate::{Result, catalogue::pricing};
 
 /// The partner's Signup Customization. A partner that never saved it has the table's defaults.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]

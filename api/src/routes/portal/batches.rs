@@ -3,9 +3,9 @@
 
 use axum::{body::Body, extract::State, http::StatusCode, response::Response};
 use domain::{
-    batches::{self, Batch},
     gateway,
-    paging::{Page, PageParams},
+    gateway::batches::{self, Batch},
+    infra::paging::{Page, PageParams},
 };
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};

@@ -2,9 +2,9 @@
 
 use axum::extract::State;
 use domain::{
-    logs::{self, ApiLog},
-    paging::{DEFAULT_PER_PAGE, Page, PageParams},
-    transactions::{self, Filter, Kind, OwnTransaction},
+    gateway::logs::{self, ApiLog},
+    infra::paging::{DEFAULT_PER_PAGE, Page, PageParams},
+    wallets::transactions::{self, Filter, Kind, OwnTransaction},
 };
 use utoipa_axum::{router::OpenApiRouter, routes};
 

@@ -2,7 +2,7 @@
 //! (a new key, the old one kept working for a grace period).
 
 use axum::{extract::State, http::StatusCode};
-use domain::api_keys::{self, CreatedKey, KeyInfo, Mode};
+use domain::gateway::api_keys::{self, CreatedKey, KeyInfo, Mode};
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
 

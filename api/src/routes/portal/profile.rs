@@ -2,7 +2,8 @@
 
 use axum::extract::State;
 use domain::{
-    crypto, partners,
+    infra::crypto,
+    partners,
     portal::{self, Profile, ProfileChange},
 };
 use serde::Deserialize;

@@ -6,7 +6,7 @@ use axum::{
     extract::State,
     http::{HeaderMap, StatusCode},
 };
-use domain::{captcha, partners, portal, sign_in_attempts};
+use domain::{auth::captcha, auth::sign_in_attempts, partners, portal};
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -118,7 +118,7 @@ pub async fn logout(auth: SessionAuth, State(state): State<AppState>) -> ApiResu
         return Err(ApiError::forbidden("This needs an end-user sign-in"));
     }
     let mut conn = state.pool.acquire().await?;
-    domain::sessions::end(&mut conn, auth.0.sid).await?;
+    domain::infra::sessions::end(&mut conn, auth.0.sid).await?;
     state.sessions.forget(Some(auth.0.sid));
     Ok(StatusCode::NO_CONTENT)
 }

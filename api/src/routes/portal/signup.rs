@@ -6,11 +6,14 @@ use axum::{
     http::{HeaderMap, StatusCode},
 };
 use domain::{
-    Error, captcha, crypto,
+    Error,
+    auth::captcha,
+    auth::tokens::{self, Purpose},
+    infra::crypto,
     mail::{Mail, SendMail},
-    partners, portal,
-    tokens::{self, Purpose},
-    users::{self, NewUser},
+    partners,
+    partners::users::{self, NewUser},
+    portal,
 };
 use serde::{Deserialize, Serialize};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -121,7 +124,7 @@ pub async fn signup(
         .await
         .map_err(ApiError::internal)?;
     let mut tx = state.pool.begin().await?;
-    let actor = domain::audit::Actor::user(0).from_ip(ip);
+    let actor = domain::infra::audit::Actor::user(0).from_ip(ip);
     let id = users::create_by(&mut tx, partner_id, &new, &hash, Some(actor))
         .await
         .map_err(|e| match e {
@@ -170,9 +173,9 @@ pub async fn forgot_password(
     let mut v = domain::error::Violations::new();
     v.check(!email.is_empty(), "email", "Email is required");
     v.check(
-        email.is_empty() || (email.len() <= 254 && domain::email_address::is_valid(email)),
+        email.is_empty() || (email.len() <= 254 && domain::infra::email_address::is_valid(email)),
         "email",
-        domain::email_address::INVALID,
+        domain::infra::email_address::INVALID,
     );
     v.into_result()?;
     let (partner_id, _) = site(&state, &q, &headers).await?;

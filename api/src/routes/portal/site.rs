@@ -2,7 +2,7 @@
 
 use axum::{extract::State, http::HeaderMap};
 use domain::{
-    branding::Theme,
+    partners::branding::Theme,
     portal::{
         self,
         site::{Contact, SiteApi},

@@ -7,8 +7,8 @@ use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Result,
-    paging::{List, Page, PageRequest},
-    transactions::{Filter, PartnerFilter, partner_keys, user_keys},
+    infra::paging::{List, Page, PageRequest},
+    wallets::transactions::{Filter, PartnerFilter, partner_keys, user_keys},
 };
 
 /// One API call: Date, Services, Status Code, Amount (and the PID, VID and VPID of the

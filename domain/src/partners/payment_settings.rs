@@ -9,12 +9,12 @@ use sqlx::PgConnection;
 
 use crate::{
     Error, Result,
-    audit::{self, Actor},
-    crypto::{self, SecretBox},
     error::Violations,
+    infra::audit::{self, Actor},
+    infra::crypto::{self, SecretBox},
+    infra::storage,
     partners::is_plain_text,
     portal::top_up::DEFAULT_QR_INSTRUCTION,
-    storage,
 };
 
 /// What a GET shows instead of the key secret: a fixed mask, so not even its length leaks.
@@ -150,7 +150,7 @@ impl CardForm {
             minimum_product_amount_paise,
         );
         v.check(
-            crate::branding::is_hex_colour(theme_color),
+            crate::partners::branding::is_hex_colour(theme_color),
             "theme_color",
             "Theme colour must be a hex colour like #6091E2",
         );

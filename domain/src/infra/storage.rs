@@ -18,7 +18,7 @@ use tokio::io::AsyncRead;
 
 use crate::{
     Error, Result,
-    config::{Config, StorageConfig},
+    infra::config::{Config, StorageConfig},
 };
 pub use key::{check_key, random_prefix, sanitize_file_name};
 pub use local::{LinkQuery, LocalStore, PutGrant};

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use sqlx::PgConnection;
 
-use crate::{Result, crypto};
+use crate::{Result, infra::crypto};
 
 /// A verification link is valid for a day: people open sign-up mails late.
 pub const VERIFY_EMAIL_TTL: Duration = Duration::from_secs(24 * 60 * 60);

@@ -9,8 +9,8 @@ use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Result,
-    ip_access::Filter,
-    paging::{List, Page, PageRequest},
+    gateway::ip_access::Filter,
+    infra::paging::{List, Page, PageRequest},
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]

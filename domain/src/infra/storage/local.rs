@@ -10,7 +10,7 @@ use serde::Deserialize;
 use tokio::io::{AsyncRead, AsyncWriteExt};
 
 use super::{Presigned, check_key};
-use crate::{Error, Result, crypto};
+use crate::{Error, Result, infra::crypto};
 
 #[derive(Clone)]
 pub struct LocalStore {

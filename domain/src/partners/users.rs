@@ -7,9 +7,9 @@ use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Error, Result,
-    audit::{self, Actor},
     error::Violations,
-    paging::{self, List, Page, PageRequest},
+    infra::audit::{self, Actor},
+    infra::paging::{self, List, Page, PageRequest},
 };
 
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -133,9 +133,9 @@ impl NewUser {
         );
         v.check(!email.is_empty(), "email", "Email is required");
         v.check(
-            email.is_empty() || crate::email_address::is_valid(&email),
+            email.is_empty() || crate::infra::email_address::is_valid(&email),
             "email",
-            crate::email_address::INVALID,
+            crate::infra::email_address::INVALID,
         );
         v.check(
             !phone_number.is_empty(),

@@ -6,7 +6,7 @@ use sqlx::PgConnection;
 
 use crate::{
     Error, Result,
-    audit::{self, Actor},
+    infra::audit::{self, Actor},
 };
 
 pub const AVAILABLE: &str = "This username is available.";

@@ -16,8 +16,8 @@ use uuid::Uuid;
 
 use crate::{
     Error, Result,
-    config::{CaptchaConfig, Config},
-    crypto,
+    infra::config::{CaptchaConfig, Config},
+    infra::crypto,
 };
 
 pub const TTL: Duration = Duration::from_secs(10 * 60);

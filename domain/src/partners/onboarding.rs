@@ -9,9 +9,9 @@ use sqlx::PgConnection;
 
 use crate::{
     Error, Result,
-    audit::{self, Actor},
-    branding::Theme,
-    plans::PlanType,
+    catalogue::plans::PlanType,
+    infra::audit::{self, Actor},
+    partners::branding::Theme,
 };
 
 /// Which wizard steps are behind the partner.

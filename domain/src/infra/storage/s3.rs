@@ -19,7 +19,7 @@ use chrono::{DateTime, Utc};
 use tokio::io::{AsyncRead, AsyncReadExt};
 
 use super::{Presigned, check_key};
-use crate::{Error, Result, config::S3Config};
+use crate::{Error, Result, infra::config::S3Config};
 
 /// Parts of a multipart upload. S3 wants at least 5 MiB for every part but the last.
 pub const DEFAULT_PART_SIZE: usize = 8 * 1024 * 1024;

@@ -27,9 +27,9 @@ impl ContactForm {
         v.check(name.chars().count() <= 100, "name", "Name is too long");
         v.check(!email.is_empty(), "email", "Email is required");
         v.check(
-            email.is_empty() || crate::email_address::is_valid(email),
+            email.is_empty() || crate::infra::email_address::is_valid(email),
             "email",
-            crate::email_address::INVALID,
+            crate::infra::email_address::INVALID,
         );
         v.check(!mobile.is_empty(), "mobile", "Phone is required");
         v.check(
@@ -81,7 +81,7 @@ impl ContactForm {
             .bind(&self.message)
             .fetch_one(&mut *tx)
             .await?;
-        let job_id = crate::queue::push(
+        let job_id = crate::infra::queue::push(
             &mut tx,
             &SendMail::of(Mail::Contact { request_id: id }),
             None,

@@ -2,14 +2,14 @@
 
 use sqlx::PgPool;
 
-use crate::crypto;
+use crate::infra::crypto;
 
 /// Creates the super admin, or resets the password of an existing one when it differs.
 /// Running it twice with the same values changes nothing.
 pub async fn upsert(pool: &PgPool, email: &str, password: &str) -> anyhow::Result<i64> {
     let email = email.trim().to_lowercase();
     anyhow::ensure!(
-        crate::email_address::is_valid(&email),
+        crate::infra::email_address::is_valid(&email),
         "SUPERADMIN_EMAIL {email:?} is not an e-mail address"
     );
     anyhow::ensure!(

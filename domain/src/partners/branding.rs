@@ -6,9 +6,9 @@ use sqlx::PgConnection;
 
 use crate::{
     Error, Result,
-    audit::{self, Actor},
     error::Violations,
-    storage,
+    infra::audit::{self, Actor},
+    infra::storage,
 };
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]

@@ -11,8 +11,8 @@ use sqlx::PgConnection;
 
 use crate::{
     Error, Result,
-    audit::{self, Actor},
     error::Violations,
+    infra::audit::{self, Actor},
 };
 
 /// The spec's text for a documentation link or base URL that does not parse.

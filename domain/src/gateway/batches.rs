@@ -17,7 +17,7 @@ use sqlx::{PgConnection, Postgres, QueryBuilder};
 use crate::{
     Error, Result,
     exports::format,
-    paging::{List, Page, PageRequest},
+    infra::paging::{List, Page, PageRequest},
 };
 
 /// Rows one batch may hold.

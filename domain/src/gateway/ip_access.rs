@@ -11,9 +11,9 @@ use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Error, Result,
-    audit::{self, Actor},
     error::Violations,
-    paging::{Page, PageRequest},
+    infra::audit::{self, Actor},
+    infra::paging::{Page, PageRequest},
 };
 
 pub const USER_ID_DIGITS: &str = "User ID contains only numeric values.";
@@ -182,7 +182,7 @@ pub async fn add(
     e: &IpEntryInput,
     actor: Actor,
 ) -> Result<IpEntry> {
-    crate::tenancy::user_of_partner(conn, partner_id, e.user_id).await?;
+    crate::partners::tenancy::user_of_partner(conn, partner_id, e.user_id).await?;
     let entry: IpEntry = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "INSERT INTO {} (partner_id, user_id, ip, comments) VALUES ($1, $2, $3::inet, $4) RETURNING {COLUMNS}",
         list.table()
@@ -233,7 +233,7 @@ pub async fn list(
     page: PageRequest,
 ) -> Result<Page<IpEntry>> {
     let ip = f.ip.map(|ip| ip.to_string());
-    crate::paging::List {
+    crate::infra::paging::List {
         columns: COLUMNS,
         rows: |q: &mut QueryBuilder<Postgres>| {
             q.push("FROM ")

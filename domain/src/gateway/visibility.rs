@@ -12,7 +12,7 @@
 //!
 //! Categories compare case-insensitively. Beside visibility, the catalogue entry must be enabled
 //! (`status AND NOT is_hidden`) and the partner's Restrict ALL APIs must be off
-//! (`domain::settings`). [`callable`] answers the six-part rule in one query; rows of every
+//! (`domain::partners::settings`). [`callable`] answers the six-part rule in one query; rows of every
 //! scope of the partner with `user_id` NULL or U, any `visible = false`, hide it.
 
 use std::collections::BTreeMap;
@@ -199,12 +199,12 @@ pub async fn callable(
 async fn check_owner(conn: &mut PgConnection, scope: Scope) -> Result<()> {
     match scope {
         Scope::Admin { partner_id } | Scope::Partner { partner_id } => {
-            crate::tenancy::partner_exists(conn, partner_id).await
+            crate::partners::tenancy::partner_exists(conn, partner_id).await
         }
         Scope::User {
             partner_id,
             user_id,
-        } => crate::tenancy::user_of_partner(conn, partner_id, user_id).await,
+        } => crate::partners::tenancy::user_of_partner(conn, partner_id, user_id).await,
     }
 }
 

@@ -12,7 +12,9 @@ use std::time::Duration;
 use serde::Serialize;
 use sqlx::PgConnection;
 
-use crate::{Error, Result, config::SmtpConfig, crypto::SecretBox, error::Violations};
+use crate::{
+    Error, Result, error::Violations, infra::config::SmtpConfig, infra::crypto::SecretBox,
+};
 
 /// What GET shows instead of the password: a fixed mask, so not even the length leaks.
 pub const PASSWORD_MASK: &str = "********";
@@ -79,8 +81,10 @@ impl SmtpForm {
         let sender = from.parse::<lettre::message::Mailbox>().ok();
         v.check(
             from.is_empty()
-                || (crate::email_address::is_plain_line(from)
-                    && sender.is_some_and(|mb| crate::email_address::is_valid(mb.email.as_ref()))),
+                || (crate::infra::email_address::is_plain_line(from)
+                    && sender.is_some_and(|mb| {
+                        crate::infra::email_address::is_valid(mb.email.as_ref())
+                    })),
             "from",
             "From must be an email address",
         );
@@ -256,8 +260,8 @@ pub async fn check_host(host: &str, port: u16, allow_private: bool) -> Result<()
     if allow_private {
         return Ok(());
     }
-    match crate::public_addr::resolve(host, port, SAVE_LOOKUP).await {
-        Some(addrs) if crate::public_addr::first_non_public(&addrs).is_some() => {
+    match crate::infra::public_addr::resolve(host, port, SAVE_LOOKUP).await {
+        Some(addrs) if crate::infra::public_addr::first_non_public(&addrs).is_some() => {
             Err(Error::invalid("host", PRIVATE_HOST))
         }
         _ => Ok(()),
@@ -267,10 +271,10 @@ pub async fn check_host(host: &str, port: u16, allow_private: bool) -> Result<()
 /// Resolves the partner's host now and picks the address to connect to, refusing non-public
 /// ones. The error is for the job's `last_error`: it names the host, never the password.
 pub async fn pin(host: &str, port: u16, allow_private: bool) -> anyhow::Result<std::net::IpAddr> {
-    let addrs = crate::public_addr::resolve(host, port, SEND_LOOKUP)
+    let addrs = crate::infra::public_addr::resolve(host, port, SEND_LOOKUP)
         .await
         .ok_or_else(|| anyhow::anyhow!("the SMTP host {host} could not be resolved"))?;
-    if let Some(ip) = crate::public_addr::first_non_public(&addrs)
+    if let Some(ip) = crate::infra::public_addr::first_non_public(&addrs)
         && !allow_private
     {
         anyhow::bail!("the SMTP host {host} resolves to {ip}, a local or private address: refused");

@@ -17,8 +17,8 @@ use sqlx::PgConnection;
 
 use crate::{
     Error, Result,
-    audit::{self, Actor},
     error::Violations,
+    infra::audit::{self, Actor},
 };
 
 /// Where a price came from, so screens can show whether it was customised.
@@ -193,7 +193,7 @@ pub async fn set_user_prices(
     changes: &[UserPriceChange],
     actor: Actor,
 ) -> Result<usize> {
-    crate::tenancy::user_of_partner(conn, partner_id, user_id).await?;
+    crate::partners::tenancy::user_of_partner(conn, partner_id, user_id).await?;
     set_rows(conn, partner_id, Some(user_id), changes, actor).await
 }
 
@@ -205,7 +205,7 @@ pub async fn set_selling_prices(
     changes: &[UserPriceChange],
     actor: Actor,
 ) -> Result<usize> {
-    crate::tenancy::partner_exists(conn, partner_id).await?;
+    crate::partners::tenancy::partner_exists(conn, partner_id).await?;
     set_rows(conn, partner_id, None, changes, actor).await
 }
 

@@ -7,7 +7,7 @@ use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Error, Result,
-    paging::{self, List, Page, PageRequest},
+    infra::paging::{self, List, Page, PageRequest},
 };
 
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]

@@ -14,7 +14,7 @@ use sqlx::PgConnection;
 
 use crate::{
     Error, Result,
-    audit::{self, Actor},
+    infra::audit::{self, Actor},
 };
 
 /// Active keys a user may hold at once: enough for key rolls across a few servers, few enough
@@ -309,7 +309,7 @@ pub async fn mark_used(conn: &mut PgConnection, key_ids: &[i64]) -> Result<u64> 
 
 /// The user's keys, newest first. Another partner's user: `NotFound`.
 pub async fn list(conn: &mut PgConnection, partner_id: i64, user_id: i64) -> Result<Vec<KeyInfo>> {
-    crate::tenancy::user_of_partner(conn, partner_id, user_id).await?;
+    crate::partners::tenancy::user_of_partner(conn, partner_id, user_id).await?;
     let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT id, prefix, mode, {STATUS} AS status, created_at, last_used_at, expires_at
            FROM api_keys WHERE user_id = $1 AND partner_id = $2 ORDER BY created_at DESC, id DESC"

@@ -6,8 +6,8 @@ use sqlx::PgConnection;
 
 use crate::{
     Error, Result,
-    audit::{self, Actor},
     error::Violations,
+    infra::audit::{self, Actor},
     partners::is_plain_text,
 };
 
@@ -34,7 +34,7 @@ impl ContactDetails {
         if email.is_empty() {
             v.add("email", "Email is required");
         } else if let Err(Error::Invalid { message, .. }) =
-            crate::email_address::check("email", email)
+            crate::infra::email_address::check("email", email)
         {
             v.add("email", message);
         }

@@ -7,7 +7,7 @@ use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Result,
-    paging::{Counts, Keys, List, Page, PageRequest, contains_pattern, push_days},
+    infra::paging::{Counts, Keys, List, Page, PageRequest, contains_pattern, push_days},
     wallets::{self, EntryFilter, Owner, WalletKind},
 };
 

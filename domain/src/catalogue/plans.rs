@@ -8,10 +8,10 @@ use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Error, Result,
-    audit::{self, Actor},
+    catalogue::pricing,
     error::Violations,
-    paging::{List, Page, PageRequest},
-    pricing,
+    infra::audit::{self, Actor},
+    infra::paging::{List, Page, PageRequest},
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -178,7 +178,7 @@ pub async fn apply_prices(
     let statuses: Vec<bool> = items.iter().map(|i| i.status.unwrap_or(true)).collect();
     let services: Vec<&str> = items.iter().map(|i| i.service.trim()).collect();
     if let Target::Partner(p) = target {
-        crate::tenancy::partner_exists(conn, p).await?;
+        crate::partners::tenancy::partner_exists(conn, p).await?;
     }
     // Before-images, locked so that two concurrent lists cannot interleave their audit rows.
     let before: Vec<(i64, i64, bool)> = match target {
@@ -324,7 +324,7 @@ pub async fn custom_prices(
     category: Option<&str>,
     page: PageRequest,
 ) -> Result<Page<CustomPrice>> {
-    crate::tenancy::partner_exists(conn, partner_id).await?;
+    crate::partners::tenancy::partner_exists(conn, partner_id).await?;
     let category = category
         .map(str::trim)
         .filter(|c| !c.is_empty() && !c.eq_ignore_ascii_case("all"));
@@ -355,7 +355,7 @@ pub async fn delete_custom_price(
     service: &str,
     actor: Actor,
 ) -> Result<()> {
-    crate::tenancy::partner_exists(conn, partner_id).await?;
+    crate::partners::tenancy::partner_exists(conn, partner_id).await?;
     let removed: Option<(i64, bool)> = sqlx::query_as(
         "DELETE FROM partner_prices pp USING api_catalogue c
           WHERE pp.partner_id = $1 AND pp.api_id = c.id AND c.service = $2
@@ -462,7 +462,7 @@ pub struct MyPlanItem {
     pub pid: String,
     /// What the partner pays per call (its cost).
     pub price_paise: i64,
-    /// What a user without a price of its own pays (`domain::pricing`): the partner's selling
+    /// What a user without a price of its own pays (`domain::catalogue::pricing`): the partner's selling
     /// price for the API, else the cost plus the default margin.
     pub sells_at_paise: i64,
 }

@@ -14,8 +14,8 @@ use sqlx::PgConnection;
 
 use crate::{
     Result,
-    audit::{self, Actor},
     error::Violations,
+    infra::audit::{self, Actor},
     partners::is_plain_text,
 };
 

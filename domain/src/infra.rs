@@ -1,0 +1,16 @@
+//! The platform's infrastructure, beneath every feature: configuration, the Postgres pool and
+//! the job queue's insert, secrets and password hashing, paging, object storage, the audit log,
+//! addresses and e-mail addresses, the sessions table, and the worker processes' heartbeats.
+
+pub mod audit;
+pub mod config;
+pub mod crypto;
+pub mod db;
+pub mod email_address;
+pub mod job_owners;
+pub mod paging;
+pub mod public_addr;
+pub mod queue;
+pub mod sessions;
+pub mod storage;
+pub mod worker_processes;
