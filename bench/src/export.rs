@@ -85,6 +85,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
                     scope: Scope::Partner(partner_id),
                     from,
                     to,
+                    view: Default::default(),
                 },
             )
             .await?;

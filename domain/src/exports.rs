@@ -112,23 +112,60 @@ impl Scope {
     }
 }
 
-/// India Standard Time: the days of a range and the dates in a file are IST.
+/// Which side of the money a transactions export shows: what the users paid and their
+/// balances (User Transactions, User Detail, the portal), or what the partner paid and its
+/// balance (My Transactions).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = ExportSide)]
+pub enum Side {
+    #[default]
+    User,
+    Partner,
+}
+
+impl Side {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::User => "user",
+            Side::Partner => "partner",
+        }
+    }
+
+    fn parse(s: &str) -> Side {
+        if s == "partner" {
+            Side::Partner
+        } else {
+            Side::User
+        }
+    }
+}
+
+/// What of its scope's rows a file holds, so that it holds what the screen it comes from
+/// shows: the screen's filter panel (e-mail, PID and services, each a part of the text), the
+/// side of the money, and for one user's transactions (User Detail) the wallet's ledger, where
+/// manual credits and debits and refunds are rows beside the calls.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct View {
+    pub ledger: bool,
+    pub side: Side,
+    pub email: Option<String>,
+    pub pid: Option<String>,
+    pub services: Option<String>,
+}
+
+/// India Standard Time: the days of a range and the dates in a file are IST (`infra::ist`).
 pub fn ist() -> FixedOffset {
-    FixedOffset::east_opt(5 * 3600 + 30 * 60).expect("a valid offset")
+    crate::infra::ist::offset()
 }
 
 pub fn today_ist(now: DateTime<Utc>) -> NaiveDate {
-    now.with_timezone(&ist()).date_naive()
+    crate::infra::ist::day_of(now)
 }
 
 /// The first instant of an IST day.
 pub fn day_start(day: NaiveDate) -> DateTime<Utc> {
-    day.and_hms_opt(0, 0, 0)
-        .expect("midnight exists")
-        .and_local_timezone(ist())
-        .single()
-        .expect("a fixed offset is unambiguous")
-        .to_utc()
+    crate::infra::ist::day_start(day)
 }
 
 /// The spec's date rules (part 1 §5): From at most today, To at most tomorrow, From not after
@@ -189,6 +226,7 @@ pub struct NewExport {
     pub scope: Scope,
     pub from: NaiveDate,
     pub to: NaiveDate,
+    pub view: View,
 }
 
 /// Writes the export's row (queued) and returns its id. The caller queues the job in the same
@@ -196,8 +234,9 @@ pub struct NewExport {
 pub async fn create(conn: &mut PgConnection, e: &NewExport) -> Result<i64> {
     let (by, requester_id) = e.requester.parts();
     Ok(sqlx::query_scalar(
-        "INSERT INTO exports (partner_id, requested_by, requester_id, kind, user_id, from_date, to_date)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+        "INSERT INTO exports (partner_id, requested_by, requester_id, kind, user_id, from_date, to_date,
+                              ledger, side, email, pid, services)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
     )
     .bind(e.scope.partner_id())
     .bind(by)
@@ -206,6 +245,11 @@ pub async fn create(conn: &mut PgConnection, e: &NewExport) -> Result<i64> {
     .bind(e.scope.user_id())
     .bind(e.from)
     .bind(e.to)
+    .bind(e.view.ledger)
+    .bind(e.view.side.as_str())
+    .bind(&e.view.email)
+    .bind(&e.view.pid)
+    .bind(&e.view.services)
     .fetch_one(conn)
     .await?)
 }
@@ -236,9 +280,14 @@ pub struct Export {
     pub error: Option<String>,
     pub created_at: DateTime<Utc>,
     pub completed_at: Option<DateTime<Utc>>,
+    pub ledger: bool,
+    pub side: String,
+    pub email: Option<String>,
+    pub pid: Option<String>,
+    pub services: Option<String>,
 }
 
-const COLUMNS: &str = "id, kind, partner_id, user_id, from_date, to_date, status, total_records, rows_written, file_keys, job_id, error, created_at, completed_at";
+const COLUMNS: &str = "id, kind, partner_id, user_id, from_date, to_date, status, total_records, rows_written, file_keys, job_id, error, created_at, completed_at, ledger, side, email, pid, services";
 
 /// Narrows a list of exports to one kind and one user (User Detail lists that user's API log
 /// exports).
@@ -308,6 +357,7 @@ pub struct Job {
     pub scope: Scope,
     pub from: NaiveDate,
     pub to: NaiveDate,
+    pub view: View,
     /// Parts an earlier attempt uploaded (at least); a run that ends with fewer removes the rest.
     pub earlier_parts: i32,
 }
@@ -334,6 +384,11 @@ struct JobRow {
     from_date: NaiveDate,
     to_date: NaiveDate,
     part_count: i32,
+    ledger: bool,
+    side: String,
+    email: Option<String>,
+    pid: Option<String>,
+    services: Option<String>,
 }
 
 impl JobRow {
@@ -351,6 +406,13 @@ impl JobRow {
             scope: Scope::from_columns(self.partner_id, self.user_id),
             from: self.from_date,
             to: self.to_date,
+            view: View {
+                ledger: self.ledger,
+                side: Side::parse(&self.side),
+                email: self.email,
+                pid: self.pid,
+                services: self.services,
+            },
             earlier_parts: self.part_count,
         })
     }
@@ -362,7 +424,7 @@ pub async fn start(conn: &mut PgConnection, id: i64) -> Result<Option<Job>> {
     let row: Option<JobRow> = sqlx::query_as(
         "UPDATE exports SET status = 'running', rows_written = 0
           WHERE id = $1 AND status IN ('queued', 'running')
-      RETURNING id, kind, partner_id, user_id, from_date, to_date, part_count",
+      RETURNING id, kind, partner_id, user_id, from_date, to_date, part_count, ledger, side, email, pid, services",
     )
     .bind(id)
     .fetch_optional(conn)
@@ -432,7 +494,8 @@ pub async fn expired(
     limit: i64,
 ) -> Result<Vec<Expired>> {
     let rows: Vec<JobRow> = sqlx::query_as(
-        "SELECT id, kind, partner_id, user_id, from_date, to_date, GREATEST(part_count, cardinality(file_keys)) AS part_count
+        "SELECT id, kind, partner_id, user_id, from_date, to_date, GREATEST(part_count, cardinality(file_keys)) AS part_count,
+                ledger, side, email, pid, services
            FROM exports WHERE completed_at < $1 ORDER BY completed_at LIMIT $2",
     )
     .bind(before)

@@ -1,12 +1,13 @@
 //! The platform's infrastructure, beneath every feature: configuration, the Postgres pool and
 //! the job queue's insert, secrets and password hashing, paging, object storage, the audit log,
-//! addresses and e-mail addresses, the sessions table, and the worker processes' heartbeats.
+//! addresses and e-mail addresses, the business day (IST), the sessions table, and the worker processes' heartbeats.
 
 pub mod audit;
 pub mod config;
 pub mod crypto;
 pub mod db;
 pub mod email_address;
+pub mod ist;
 pub mod job_owners;
 pub mod paging;
 pub mod public_addr;

@@ -518,11 +518,13 @@ async fn demo_activity(
             .map(|u| u.2)
             .unwrap_or_default();
         sqlx::query(
-            "INSERT INTO product_transactions (partner_id, user_id, product, pid, amount_type, amount_paise, user_amount_paise, remaining_paise, created_at)
-             VALUES ($1,$2,$3,$4,'debit',$5,$6,$7,$8)",
+            "INSERT INTO product_transactions (partner_id, user_id, product, pid, amount_type, amount_paise, user_amount_paise, remaining_paise,
+                                               partner_remaining_paise, created_at)
+             VALUES ($1,$2,$3,$4,'debit',$5,$6,$7,$8,$9)",
         )
         .bind(partner_id).bind(uid).bind(product).bind(reference).bind(partner_price).bind(price)
-        .bind(after.get(&(reference.clone(), user_product_w)).copied()).bind(at)
+        .bind(after.get(&(reference.clone(), user_product_w)).copied())
+        .bind(after.get(&(reference.clone(), partner_product)).copied()).bind(at)
         .execute(&mut *conn)
         .await?;
         sqlx::query("INSERT INTO product_logs (partner_id, user_id, description, status_code, amount_paise, created_at) VALUES ($1,$2,$3,200,$4,$5)")

@@ -312,7 +312,7 @@ pub async fn submit(
     .await?;
     let partner_wallet =
         wallets::wallet_id(conn, Owner::Partner(partner_id), WalletKind::Product).await?;
-    let mut user_balance = None;
+    let (mut user_balance, mut partner_balance) = (None, None);
     for (wallet_id, amount) in [
         (user_wallet, price.user_amount_paise),
         (partner_wallet, price.amount_paise),
@@ -335,6 +335,8 @@ pub async fn submit(
         .await?;
         if wallet_id == user_wallet {
             user_balance = Some(moved.balance_paise);
+        } else {
+            partner_balance = Some(moved.balance_paise);
         }
     }
     if user_balance.is_none() {
@@ -352,8 +354,9 @@ pub async fn submit(
         );
     }
     sqlx::query(
-        "INSERT INTO product_transactions (partner_id, user_id, product, pid, status_code, amount_type, amount_paise, user_amount_paise, remaining_paise)
-         VALUES ($1, $2, $3, $4, 200, 'debit', $5, $6, $7)",
+        "INSERT INTO product_transactions (partner_id, user_id, product, pid, status_code, amount_type, amount_paise, user_amount_paise,
+                                           remaining_paise, partner_remaining_paise)
+         VALUES ($1, $2, $3, $4, 200, 'debit', $5, $6, $7, $8)",
     )
     .bind(partner_id)
     .bind(user_id)
@@ -362,6 +365,7 @@ pub async fn submit(
     .bind(price.amount_paise)
     .bind(price.user_amount_paise)
     .bind(user_balance)
+    .bind(partner_balance)
     .execute(&mut *conn)
     .await?;
     sqlx::query("INSERT INTO product_logs (partner_id, user_id, description, status_code, amount_paise) VALUES ($1, $2, $3, 200, $4)")

@@ -157,6 +157,26 @@ pub fn check_amount(amount_paise: i64) -> Result<i64> {
     Ok(amount_paise)
 }
 
+/// The most a partner credits one of its users in one entry: ₹10,00,000. End users pay the
+/// partner outside the platform, so nothing but the partner's word backs a manual credit; a
+/// bigger one is a slip of the finger (one click once credited ₹10,00,00,00,000).
+pub const MAX_USER_CREDIT_PAISE: i64 = 10_00_000_00;
+
+/// A manual credit of a user's wallet within [`MAX_USER_CREDIT_PAISE`]; debits are bounded
+/// by the balance already.
+pub fn check_user_credit(entry_type: EntryType, amount_paise: i64) -> Result<()> {
+    if entry_type == EntryType::Credit && amount_paise > MAX_USER_CREDIT_PAISE {
+        return Err(Error::invalid(
+            "amount_paise",
+            format!(
+                "A credit can be at most {} at a time",
+                format_inr(MAX_USER_CREDIT_PAISE)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// The wallet of `owner`, created on first use (partners and users made before their wallets
 /// existed, or by code that does not know about wallets, still get one).
 #[tracing::instrument(skip(conn))]

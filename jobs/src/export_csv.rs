@@ -72,7 +72,7 @@ async fn export(id: i64, ctx: &JobContext) -> anyhow::Result<()> {
         return Ok(());
     };
     let part_rows = ctx.config.exports.part_rows.max(1);
-    let mut writer = RowWriter::new(Layout::of(job.kind, job.scope));
+    let mut writer = RowWriter::new(Layout::of(&job));
     let mut keys: Vec<String> = Vec::new();
     let mut part: Option<PartUpload> = None;
     // Parts handed over whole, still being stored (a file's fsync, S3's last chunk) while the
@@ -80,7 +80,8 @@ async fn export(id: i64, ctx: &JobContext) -> anyhow::Result<()> {
     let mut closing: Vec<JoinHandle<domain::Result<u64>>> = Vec::new();
     let mut n: u64 = 0;
     {
-        let mut rows = exports::rows::stream(&mut conn, &job);
+        let mut query = exports::rows::query(&job);
+        let mut rows = exports::rows::stream(&mut conn, &mut query);
         while let Some(row) = rows.try_next().await? {
             let record = exports::rows::Record::from_row(&row)?;
             if part.is_none() {

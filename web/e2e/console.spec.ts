@@ -14,6 +14,7 @@ test("a manual credit shows in the user's API ledger as a Credit row with the ba
   const start = paiseOf(await shown.textContent());
   await wallet.getByLabel('Amount (₹)').fill('7');
   await wallet.getByRole('button', { name: 'Add Credits' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Add', exact: true }).click();
   await expect(wallet.getByText('Credits added successfully')).toBeVisible();
   await expect.poll(async () => paiseOf(await shown.textContent())).toBe(start + 700);
   const balance = (await shown.textContent())?.trim() ?? '';

@@ -17,22 +17,33 @@ test('a partner adds and deducts credits on a user and gets the 402 message beyo
 
   await amount.fill('50');
   await wallet.getByRole('button', { name: 'Add Credits' }).click();
+  await expect(page.getByRole('dialog')).toContainText('Add ₹50.00 to the API Wallet?');
+  await page.getByRole('dialog').getByRole('button', { name: 'Add', exact: true }).click();
   await expect(wallet.getByText('Credits added successfully')).toBeVisible();
   await expect.poll(async () => paiseOf(await balance.textContent())).toBe(start + 5000);
 
-  // Credit forms take whole rupees (the spec parses them as integers).
-  await amount.fill('20.25');
+  // Amounts take paise: ₹0.69 can be deducted; a third decimal is refused with a message.
+  await amount.fill('20.255');
   await wallet.getByRole('button', { name: 'Deduct Credits' }).click();
-  await expect(wallet.getByText('Enter the amount in whole rupees, without paise')).toBeVisible();
-  await amount.fill('20');
+  await expect(wallet.getByText('Enter the amount in rupees with at most 2 decimals (paise)')).toBeVisible();
+  await amount.fill('0.69');
   await wallet.getByRole('button', { name: 'Deduct Credits' }).click();
+  await expect(page.getByRole('dialog')).toContainText('Deduct ₹0.69 from the API Wallet?');
+  await page.getByRole('dialog').getByRole('button', { name: 'Deduct', exact: true }).click();
   await expect(wallet.getByText('Credits deducted successfully')).toBeVisible();
-  await expect.poll(async () => paiseOf(await balance.textContent())).toBe(start + 5000 - 2000);
+  await expect.poll(async () => paiseOf(await balance.textContent())).toBe(start + 5000 - 69);
+
+  // A credit beyond the cap is refused before anything is asked.
+  await amount.fill('1000000.01');
+  await wallet.getByRole('button', { name: 'Add Credits' }).click();
+  await expect(wallet.getByText('A credit can be at most ₹10,00,000.00 at a time')).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 
   // More than the balance: the server refuses with 402 and nothing moves.
-  const now = start + 5000 - 2000;
+  const now = start + 5000 - 69;
   await amount.fill(String(Math.floor(now / 100) + 1000));
   await wallet.getByRole('button', { name: 'Deduct Credits' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Deduct', exact: true }).click();
   const error = wallet.getByRole('alert');
   await expect(error).toContainText('Error!');
   await expect(error).toContainText(/insufficient balance/i);

@@ -62,18 +62,16 @@ test("a client's Credits: add credit and see the balance change", async ({ page 
   await expect(balance).toHaveText(/₹/);
   const before = paiseOf(await balance.textContent());
 
-  // Credit forms take whole rupees (spec: the amount is parsed as an integer): paise are
-  // refused with a message and nothing moves; a whole amount is credited.
+  // Amounts take paise, and money moves only once the confirmation is accepted.
   await wallet.getByLabel('Amount (₹)').fill('250.50');
   await wallet.getByRole('button', { name: 'Add Credits' }).click();
-  await expect(wallet.getByText('Enter the amount in whole rupees, without paise')).toBeVisible();
-  await wallet.getByLabel('Amount (₹)').fill('250');
-  await wallet.getByRole('button', { name: 'Add Credits' }).click();
+  await expect(page.getByRole('dialog')).toContainText('Add ₹250.50 to the API Wallet?');
+  await page.getByRole('dialog').getByRole('button', { name: 'Add', exact: true }).click();
   await expect(wallet.getByText('Credits added successfully')).toBeVisible();
-  await expect.poll(async () => paiseOf(await balance.textContent())).toBe(before + 25000);
+  await expect.poll(async () => paiseOf(await balance.textContent())).toBe(before + 25050);
   await page.screenshot({ path: 'test-results/superadmin-client-credits.png' });
 
   await page.getByRole('tab', { name: 'Wallet Transactions' }).click();
   await expect(page.locator('.data-table tbody tr').first()).toContainText('Credit');
-  await expect(page.locator('.data-table tbody tr').first()).toContainText('₹250.00');
+  await expect(page.locator('.data-table tbody tr').first()).toContainText('₹250.50');
 });

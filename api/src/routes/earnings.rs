@@ -39,7 +39,7 @@ pub async fn get(
     let period = Period::parse(
         q.from.as_deref(),
         q.to.as_deref(),
-        chrono::Utc::now().date_naive(),
+        domain::infra::ist::today(),
     )?;
     Ok(Json(
         earnings::of_partner(&mut *state.pool.acquire().await?, auth.partner_id, period).await?,

@@ -4,7 +4,7 @@
 use axum::{extract::State, http::StatusCode};
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::{
-    exports::{self, Export, Kind, NewExport, Requester, Scope},
+    exports::{self, Export, Kind, NewExport, Requester, Scope, Side, View},
     infra::paging::{Page, PageParams},
     partners::tenancy,
 };
@@ -37,6 +37,20 @@ pub struct ExportRequest {
     pub from: Option<String>,
     /// Last day (inclusive), `YYYY-MM-DD` (IST), at most tomorrow.
     pub to: Option<String>,
+    /// Transactions: whose side of the money, `user` (default: what the users paid, their
+    /// balances) or `partner` (what the partner paid, its balance; My Transactions). An end
+    /// user's export is always its own side.
+    pub side: Option<Side>,
+    /// One user's transactions as its wallet's ledger (User Detail: manual credits, debits and
+    /// refunds are rows of their own) rather than its calls and purchases alone. Defaults to
+    /// true when a partner or the super admin names a `user_id`; an end user's are its calls.
+    pub ledger: Option<bool>,
+    /// The screen's filter panel: a part of the user's e-mail.
+    pub email: Option<String>,
+    /// A part of the PID.
+    pub pid: Option<String>,
+    /// A part of the service (a product's name, or a product log's description).
+    pub services: Option<String>,
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -67,6 +81,13 @@ pub struct ExportView {
     pub completed_at: Option<DateTime<Utc>>,
     /// Why a failed export failed.
     pub error: Option<String>,
+    /// `user` or `partner`: whose side of the money.
+    pub side: String,
+    /// One user's wallet ledger rather than its calls.
+    pub ledger: bool,
+    pub email: Option<String>,
+    pub pid: Option<String>,
+    pub services: Option<String>,
 }
 
 fn requester(auth: &ExportAuth) -> Requester {
@@ -98,6 +119,11 @@ async fn view(state: &AppState, e: Export) -> ApiResult<ExportView> {
         job_id: e.job_id,
         completed_at: e.completed_at,
         error: e.error,
+        side: e.side,
+        ledger: e.ledger,
+        email: e.email,
+        pid: e.pid,
+        services: e.services,
     })
 }
 
@@ -196,6 +222,23 @@ pub async fn request_export(
         req.to.as_deref(),
         exports::today_ist(Utc::now()),
     )?;
+    let text = |s: &Option<String>| {
+        s.as_deref()
+            .map(|s| s.trim().chars().take(200).collect::<String>())
+            .filter(|s| !s.is_empty())
+    };
+    let is_user = matches!(auth, ExportAuth::User { .. });
+    let view = View {
+        ledger: !is_user && req.ledger.unwrap_or(req.user_id.is_some()),
+        side: if is_user {
+            Side::User
+        } else {
+            req.side.unwrap_or_default()
+        },
+        email: text(&req.email),
+        pid: text(&req.pid),
+        services: text(&req.services),
+    };
     let mut tx = state.pool.begin().await?;
     let scope = scope(&mut tx, &auth, &req).await?;
     let export_id = exports::create(
@@ -206,6 +249,7 @@ pub async fn request_export(
             scope,
             from,
             to,
+            view,
         },
     )
     .await?;

@@ -132,83 +132,80 @@ pub async fn partner_product_transactions(
     partner_list(&state, Kind::Product, auth.partner_id, q, paging).await
 }
 
+/// One user's transactions are its wallet's ledger (spec part 1, User Detail: "credit/debit
+/// ledger"): a manual credit, a deduction and a refund are rows as much as a call's debit.
 async fn list(
     state: &AppState,
-    kind: Kind,
+    kind: WalletKind,
     partner_id: i64,
     user_id: i64,
     q: TransactionsQuery,
     paging: PageParams,
-) -> ApiResult<Json<Page<Transaction>>> {
-    let mut conn = state.pool.acquire().await?;
-    tenancy::user_of_partner(&mut conn, partner_id, user_id).await?;
-    let page = paging.with_default(domain::infra::paging::DEFAULT_PER_PAGE);
-    Ok(Json(
-        transactions::for_user(
-            &mut conn,
-            kind,
-            partner_id,
-            user_id,
-            &Filter {
-                from: q.from,
-                to: q.to,
-            },
-            page,
-        )
-        .await?,
-    ))
+) -> ApiResult<Json<Page<LedgerRow>>> {
+    ledger(state, partner_id, user_id, kind.as_str(), q, paging).await
 }
 
-/// One user's API calls, newest first, 50 per page. Another partner's user: 404.
+/// One user's API wallet ledger, newest first, 50 per page: each call's debit, a failed
+/// call's refund, manual credits and debits, with the balance after each (the same rows as
+/// `…/wallets/api/ledger`). Another partner's user: 404.
 #[utoipa::path(get, path = "/partner/users/{id}/api-transactions", tag = "transactions", params(("id" = i64, Path), TransactionsQuery, PageParams),
-    responses((status = 200, body = Page<Transaction>), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = Page<LedgerRow>), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn api_transactions(
     auth: PartnerAuth,
     State(state): State<AppState>,
     Path(user_id): Path<i64>,
     Query(q): Query<TransactionsQuery>,
     Query(paging): Query<PageParams>,
-) -> ApiResult<Json<Page<Transaction>>> {
-    list(&state, Kind::Api, auth.partner_id, user_id, q, paging).await
+) -> ApiResult<Json<Page<LedgerRow>>> {
+    list(&state, WalletKind::Api, auth.partner_id, user_id, q, paging).await
 }
 
-/// One user's product purchases, newest first, 50 per page. Another partner's user: 404.
+/// One user's product wallet ledger, newest first, 50 per page: purchases, manual credits and
+/// debits, with the balance after each. Another partner's user: 404.
 #[utoipa::path(get, path = "/partner/users/{id}/product-transactions", tag = "transactions", params(("id" = i64, Path), TransactionsQuery, PageParams),
-    responses((status = 200, body = Page<Transaction>), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = Page<LedgerRow>), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn product_transactions(
     auth: PartnerAuth,
     State(state): State<AppState>,
     Path(user_id): Path<i64>,
     Query(q): Query<TransactionsQuery>,
     Query(paging): Query<PageParams>,
-) -> ApiResult<Json<Page<Transaction>>> {
-    list(&state, Kind::Product, auth.partner_id, user_id, q, paging).await
+) -> ApiResult<Json<Page<LedgerRow>>> {
+    list(
+        &state,
+        WalletKind::Product,
+        auth.partner_id,
+        user_id,
+        q,
+        paging,
+    )
+    .await
 }
 
-/// A client's user's API calls (super admin, client details, Users).
+/// A client's user's API wallet ledger (super admin, client details, Users).
 #[utoipa::path(get, path = "/superadmin/clients/{id}/users/{user_id}/api-transactions", tag = "transactions",
     params(("id" = i64, Path), ("user_id" = i64, Path), TransactionsQuery, PageParams),
-    responses((status = 200, body = Page<Transaction>), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = Page<LedgerRow>), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn client_user_api_transactions(
     _auth: SuperAdminAuth,
     State(state): State<AppState>,
     Path((partner_id, user_id)): Path<(i64, i64)>,
     Query(q): Query<TransactionsQuery>,
     Query(paging): Query<PageParams>,
-) -> ApiResult<Json<Page<Transaction>>> {
-    list(&state, Kind::Api, partner_id, user_id, q, paging).await
+) -> ApiResult<Json<Page<LedgerRow>>> {
+    list(&state, WalletKind::Api, partner_id, user_id, q, paging).await
 }
 
-/// A client's user's product purchases (super admin, client details, Users).
+/// A client's user's product wallet ledger (super admin, client details, Users).
 #[utoipa::path(get, path = "/superadmin/clients/{id}/users/{user_id}/product-transactions", tag = "transactions",
     params(("id" = i64, Path), ("user_id" = i64, Path), TransactionsQuery, PageParams),
-    responses((status = 200, body = Page<Transaction>), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = Page<LedgerRow>), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn client_user_product_transactions(
     _auth: SuperAdminAuth,
     State(state): State<AppState>,
     Path((partner_id, user_id)): Path<(i64, i64)>,
     Query(q): Query<TransactionsQuery>,
     Query(paging): Query<PageParams>,
-) -> ApiResult<Json<Page<Transaction>>> {
-    list(&state, Kind::Product, partner_id, user_id, q, paging).await
+) -> ApiResult<Json<Page<LedgerRow>>> {
+    list(&state, WalletKind::Product, partner_id, user_id, q, paging).await
 }

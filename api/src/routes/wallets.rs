@@ -134,6 +134,9 @@ async fn move_money(
     req: ParsedEntry,
     actor: Actor,
 ) -> ApiResult<Json<EntryCreated>> {
+    if let Owner::User { .. } = owner {
+        wallets::check_user_credit(req.entry_type, req.amount_paise)?;
+    }
     let mut tx = state.pool.begin().await?;
     if let Owner::User {
         partner_id,

@@ -39,7 +39,7 @@ fn body(from: &str, to: &str, kind: &str, user_id: Option<i64>) -> Value {
 }
 
 /// Requests an export (202), runs the queue, and returns the export as its requester reads it.
-async fn export(app: &TestApp, token: &str, req: Value) -> Value {
+pub async fn export(app: &TestApp, token: &str, req: Value) -> Value {
     let (s, b) = app.post("/api/v1/exports", &req, Some(token)).await;
     assert_eq!(s, 202, "{b}");
     assert!(b["job_id"].is_string());
@@ -56,12 +56,12 @@ fn local(app: &TestApp, url: &str) -> String {
     url.replacen(&app.config.public_url, &app.base, 1)
 }
 
-async fn download(app: &TestApp, url: &str) -> (u16, Vec<u8>) {
+pub async fn download(app: &TestApp, url: &str) -> (u16, Vec<u8>) {
     let res = app.client.get(local(app, url)).send().await.unwrap();
     (res.status().as_u16(), res.bytes().await.unwrap().to_vec())
 }
 
-fn lines(bytes: &[u8]) -> Vec<String> {
+pub fn lines(bytes: &[u8]) -> Vec<String> {
     let text = std::str::from_utf8(bytes)
         .unwrap()
         .strip_prefix('\u{feff}')

@@ -24,6 +24,7 @@ mod gateway_support;
 mod ip_access;
 mod ip_hits;
 mod jobs;
+mod ledger_truth;
 mod list_counts;
 mod logs;
 mod mail;

@@ -1,19 +1,26 @@
 //! The rows of an export: one query per kind and scope, streamed (never collected), and the CSV
 //! they become, with the columns of the screen that lists them (spec part 1 'User Detail';
-//! part 2 §2.3 'Wallet transactions'). Exports of more than one user add a User ID column, and
-//! the super admin's exports of every partner a Partner ID column.
+//! part 2 §2.3 'Wallet transactions') and what a reader needs to check the money: each row's
+//! Status and Transaction ID, and who it belongs to. Exports of more than one user add User
+//! ID and Email columns, and the super admin's exports of every partner a Partner ID column.
+//!
+//! A file holds what its screen shows (issue 23): the filter panel's fields, the side of the
+//! money (the users' or the partner's), a refunded call at its net ₹0 with the balance after
+//! its refund, and for one user's transactions on User Detail the wallet's ledger, where a
+//! manual credit, a deduction and a refund are rows of their own.
 
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Utc};
 use futures::stream::BoxStream;
-use sqlx::{AssertSqlSafe, PgConnection, Row, postgres::PgRow};
+use sqlx::{PgConnection, Postgres, QueryBuilder, Row, postgres::PgRow};
 
-use super::{Job, Kind, Scope, day_start, format};
+use super::{Job, Kind, Scope, Side, format};
+use crate::wallets::transactions::{Filter, PartnerFilter};
 
 /// One exported row, borrowed from the database's row (no copy of its text). Each kind fills
 /// the fields its screen shows; the others are NULL.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Record<'r> {
     pub created_at: DateTime<Utc>,
     pub partner_id: i64,
@@ -28,10 +35,16 @@ pub struct Record<'r> {
     pub entry_type: Option<&'r str>,
     /// `api` or `product` (wallet entries).
     pub wallet: Option<&'r str>,
+    pub email: Option<&'r str>,
+    /// The gateway transaction or the purchase.
+    pub transaction_id: Option<i64>,
+    /// `pending`, `success`, `failed`, `refunded`, or `refund` for the credit that reversed a
+    /// call (ledgers).
+    pub status: Option<&'r str>,
 }
 
 impl<'r> Record<'r> {
-    /// The columns of [`stream`]'s statement, by position.
+    /// The columns of [`query`]'s statement, by position.
     pub fn from_row(row: &'r PgRow) -> Result<Self, sqlx::Error> {
         Ok(Self {
             created_at: row.try_get(0)?,
@@ -44,80 +57,158 @@ impl<'r> Record<'r> {
             balance_paise: row.try_get(7)?,
             entry_type: row.try_get(8)?,
             wallet: row.try_get(9)?,
+            email: row.try_get(10)?,
+            transaction_id: row.try_get(11)?,
+            status: row.try_get(12)?,
         })
     }
 }
 
-/// The rows of `job`, newest first (as the screens list them), in one statement: Postgres
-/// sends them as the stream is read, so memory stays flat whatever the count, and one
-/// snapshot means a consistent file.
-pub fn stream<'c>(
-    conn: &'c mut PgConnection,
-    job: &Job,
-) -> BoxStream<'c, Result<PgRow, sqlx::Error>> {
-    let (select, owner) = match job.kind {
-        Kind::ApiTransactions => (
-            "SELECT t.created_at, t.partner_id, t.user_id, t.pid, t.service AS label, t.status_code, t.user_amount_paise AS amount_paise,
-                    t.remaining_paise AS balance_paise, t.amount_type AS entry_type, NULL::text AS wallet
-               FROM api_transactions t",
-            "t",
-        ),
-        Kind::ProductTransactions => (
-            "SELECT t.created_at, t.partner_id, t.user_id, t.pid, t.product AS label, t.status_code, t.user_amount_paise AS amount_paise,
-                    t.remaining_paise AS balance_paise, t.amount_type AS entry_type, NULL::text AS wallet
-               FROM product_transactions t",
-            "t",
-        ),
-        Kind::ApiLogs => (
-            "SELECT t.created_at, t.partner_id, t.user_id, t.pid, t.service AS label, t.status_code, t.amount_paise,
-                    NULL::bigint AS balance_paise, NULL::text AS entry_type, NULL::text AS wallet
-               FROM api_logs t",
-            "t",
-        ),
-        Kind::ProductLogs => (
-            "SELECT t.created_at, t.partner_id, t.user_id, NULL::text AS pid, t.description AS label, t.status_code, t.amount_paise,
-                    NULL::bigint AS balance_paise, NULL::text AS entry_type, NULL::text AS wallet
-               FROM product_logs t",
-            "t",
-        ),
-        Kind::WalletEntries => (
-            "SELECT t.created_at, w.partner_id, w.user_id, NULL::text AS pid, NULL::text AS label, NULL::integer AS status_code,
-                    t.amount_paise, t.balance_after_paise AS balance_paise, t.type AS entry_type, w.kind AS wallet
-               FROM wallet_entries t JOIN wallets w ON w.id = t.wallet_id",
-            "w",
-        ),
-    };
-    // Only constants of this function go into the text; every value is bound, in this order.
-    let mut sql = format!("{select} WHERE t.created_at >= $1 AND t.created_at < $2");
-    match (job.kind, job.scope) {
-        (_, Scope::User { .. }) => sql.push_str(&format!(
-            " AND {owner}.partner_id = $3 AND {owner}.user_id = $4"
-        )),
-        // A partner's wallet entries are its own wallets'; its other exports cover all its users.
-        (Kind::WalletEntries, Scope::Partner(_)) => {
-            sql.push_str(" AND w.partner_id = $3 AND w.user_id IS NULL")
+/// The select list of a kind's rows, with `t` the table and `u` its user (constant SQL). Money
+/// is `side`'s, and a refunded call nets to zero.
+fn select(kind: Kind, side: Side, ledger: bool) -> &'static str {
+    match (kind, side, ledger) {
+        // One user's wallet ledger: every entry, with the call or purchase it names. Manual
+        // entries read as the screen's 'Manual credit' / 'Manual debit'.
+        (Kind::ApiTransactions, _, true) => {
+            "SELECT t.created_at, w.partner_id, w.user_id, c.pid,
+                    CASE WHEN t.reason = 'manual' THEN CASE WHEN t.type = 'credit' THEN 'Manual credit' ELSE 'Manual debit' END
+                         ELSE COALESCE(c.service, t.reference) END AS label,
+                    c.status_code, t.amount_paise, t.balance_after_paise, t.type, NULL::text, NULL::text, c.id,
+                    CASE WHEN t.reason = 'refund' THEN 'refund' ELSE c.status END
+               FROM wallet_entries t JOIN wallets w ON w.id = t.wallet_id AND w.kind = 'api'
+               LEFT JOIN api_transactions c ON t.reason IN ('api_call', 'refund') AND c.user_id = w.user_id
+                     AND c.id = CASE WHEN t.reference ~ '^TXN[0-9]{1,18}$' THEN substring(t.reference FROM 4)::bigint END
+              WHERE true"
         }
-        (_, Scope::Partner(_)) => sql.push_str(&format!(" AND {owner}.partner_id = $3")),
-        (Kind::WalletEntries, Scope::AllPartners) => sql.push_str(" AND w.user_id IS NULL"),
+        (Kind::ProductTransactions, _, true) => {
+            "SELECT t.created_at, w.partner_id, w.user_id, c.pid,
+                    CASE WHEN t.reason = 'manual' THEN CASE WHEN t.type = 'credit' THEN 'Manual credit' ELSE 'Manual debit' END
+                         ELSE COALESCE(c.product, t.reference) END AS label,
+                    c.status_code, t.amount_paise, t.balance_after_paise, t.type, NULL::text, NULL::text, c.id,
+                    CASE WHEN c.id IS NULL THEN NULL ELSE 'success' END
+               FROM wallet_entries t JOIN wallets w ON w.id = t.wallet_id AND w.kind = 'product'
+               LEFT JOIN LATERAL (SELECT p.id, p.pid, p.product, p.status_code FROM product_transactions p
+                                   WHERE t.reason = 'product' AND p.partner_id = w.partner_id AND p.user_id = w.user_id
+                                     AND p.pid = t.reference ORDER BY p.id LIMIT 1) c ON true
+              WHERE true"
+        }
+        (Kind::ApiTransactions, Side::User, false) => {
+            "SELECT t.created_at, t.partner_id, t.user_id, t.pid, t.service, t.status_code,
+                    CASE WHEN t.status = 'refunded' THEN 0 ELSE t.user_amount_paise END, t.remaining_paise,
+                    t.amount_type, NULL::text, u.email::text, t.id, t.status
+               FROM api_transactions t JOIN end_users u ON u.id = t.user_id WHERE true"
+        }
+        (Kind::ApiTransactions, Side::Partner, false) => {
+            "SELECT t.created_at, t.partner_id, t.user_id, t.pid, t.service, t.status_code,
+                    CASE WHEN t.status = 'refunded' THEN 0 ELSE t.amount_paise END, t.partner_remaining_paise,
+                    t.amount_type, NULL::text, u.email::text, t.id, t.status
+               FROM api_transactions t JOIN end_users u ON u.id = t.user_id WHERE true"
+        }
+        (Kind::ProductTransactions, Side::User, false) => {
+            "SELECT t.created_at, t.partner_id, t.user_id, t.pid, t.product, t.status_code, t.user_amount_paise,
+                    t.remaining_paise, t.amount_type, NULL::text, u.email::text, t.id, 'success'
+               FROM product_transactions t JOIN end_users u ON u.id = t.user_id WHERE true"
+        }
+        (Kind::ProductTransactions, Side::Partner, false) => {
+            "SELECT t.created_at, t.partner_id, t.user_id, t.pid, t.product, t.status_code, t.amount_paise,
+                    t.partner_remaining_paise, t.amount_type, NULL::text, u.email::text, t.id, 'success'
+               FROM product_transactions t JOIN end_users u ON u.id = t.user_id WHERE true"
+        }
+        (Kind::ApiLogs, ..) => {
+            "SELECT t.created_at, t.partner_id, t.user_id, t.pid, t.service, t.status_code, t.amount_paise,
+                    NULL::bigint, NULL::text, NULL::text, u.email::text, t.transaction_id, NULL::text
+               FROM api_logs t JOIN end_users u ON u.id = t.user_id WHERE true"
+        }
+        (Kind::ProductLogs, ..) => {
+            "SELECT t.created_at, t.partner_id, t.user_id, NULL::text, t.description, t.status_code, t.amount_paise,
+                    NULL::bigint, NULL::text, NULL::text, u.email::text, NULL::bigint, NULL::text
+               FROM product_logs t JOIN end_users u ON u.id = t.user_id WHERE true"
+        }
+        (Kind::WalletEntries, ..) => {
+            "SELECT t.created_at, w.partner_id, w.user_id, NULL::text, NULL::text, NULL::integer,
+                    t.amount_paise, t.balance_after_paise, t.type, w.kind, NULL::text, NULL::bigint, NULL::text
+               FROM wallet_entries t JOIN wallets w ON w.id = t.wallet_id WHERE true"
+        }
+    }
+}
+
+/// Whether `job` exports a user's wallet ledger (only one user's transactions can be).
+fn is_ledger(job: &Job) -> bool {
+    job.view.ledger
+        && matches!(job.kind, Kind::ApiTransactions | Kind::ProductTransactions)
+        && matches!(job.scope, Scope::User { .. })
+}
+
+/// The statement of `job`'s rows, newest first (as the screens list them): its days (IST), its
+/// scope and its screen's filter, every value bound.
+pub fn query(job: &Job) -> QueryBuilder<Postgres> {
+    let ledger = is_ledger(job);
+    let mut q = QueryBuilder::new(select(job.kind, job.view.side, ledger));
+    let owner = if ledger || job.kind == Kind::WalletEntries {
+        "w"
+    } else {
+        "t"
+    };
+    let dates = Filter {
+        from: Some(job.from),
+        to: Some(job.to),
+    };
+    dates.push_dates(&mut q, "t.created_at");
+    match (job.kind, job.scope) {
+        (
+            _,
+            Scope::User {
+                partner_id,
+                user_id,
+            },
+        ) => {
+            q.push(format!(" AND {owner}.partner_id = "))
+                .push_bind(partner_id);
+            q.push(format!(" AND {owner}.user_id = "))
+                .push_bind(user_id);
+        }
+        // A partner's wallet entries are its own wallets'; its other exports cover all its users.
+        (Kind::WalletEntries, Scope::Partner(p)) => {
+            q.push(" AND w.partner_id = ")
+                .push_bind(p)
+                .push(" AND w.user_id IS NULL");
+        }
+        (_, Scope::Partner(p)) => {
+            q.push(format!(" AND {owner}.partner_id = ")).push_bind(p);
+        }
+        (Kind::WalletEntries, Scope::AllPartners) => {
+            q.push(" AND w.user_id IS NULL");
+        }
         (_, Scope::AllPartners) => {}
     }
-    sql.push_str(" ORDER BY t.created_at DESC, t.id DESC");
-    let to_end = job
-        .to
-        .succ_opt()
-        .map(day_start)
-        .unwrap_or(DateTime::<Utc>::MAX_UTC);
-    let mut q = sqlx::query(AssertSqlSafe(sql))
-        .persistent(false)
-        .bind(day_start(job.from))
-        .bind(to_end);
-    if let Some(p) = job.scope.partner_id() {
-        q = q.bind(p);
+    if !ledger && job.kind != Kind::WalletEntries {
+        // The filter panel of the screen, as its list applies it (`PartnerFilter::push`).
+        let (pid, service) = match job.kind {
+            Kind::ApiTransactions | Kind::ApiLogs => (Some("t.pid"), "t.service"),
+            Kind::ProductTransactions => (Some("t.pid"), "t.product"),
+            _ => (None, "t.description"),
+        };
+        PartnerFilter {
+            user_id: None,
+            email: job.view.email.clone(),
+            pid: job.view.pid.clone(),
+            service: job.view.services.clone(),
+            dates: Filter::default(),
+        }
+        .push(&mut q, "t.created_at", pid, service);
     }
-    if let Some(u) = job.scope.user_id() {
-        q = q.bind(u);
-    }
-    q.fetch(conn)
+    q.push(" ORDER BY t.created_at DESC, t.id DESC");
+    q
+}
+
+/// Streams `query`'s rows in one statement: Postgres sends them as the stream is read, so
+/// memory stays flat whatever the count, and one snapshot means a consistent file.
+pub fn stream<'c>(
+    conn: &'c mut PgConnection,
+    query: &'c mut QueryBuilder<Postgres>,
+) -> BoxStream<'c, Result<PgRow, sqlx::Error>> {
+    query.build().persistent(false).fetch(conn)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,11 +217,14 @@ enum Column {
     Date,
     PartnerId,
     UserId,
+    Email,
+    TransactionId,
     Pid,
     Services,
     Description,
     Wallet,
     StatusCode,
+    Status,
     Amount,
     Balance,
     Type,
@@ -140,14 +234,17 @@ impl Column {
     fn header(self) -> &'static str {
         match self {
             Column::Number => "#",
-            Column::Date => "Date",
+            Column::Date => "Date (IST)",
             Column::PartnerId => "Partner ID",
             Column::UserId => "User ID",
+            Column::Email => "Email",
+            Column::TransactionId => "Transaction ID",
             Column::Pid => "PID",
             Column::Services => "Services",
             Column::Description => "Description",
             Column::Wallet => "Wallet",
             Column::StatusCode => "Status Code",
+            Column::Status => "Status",
             Column::Amount => "Amount",
             Column::Balance => "Balance",
             Column::Type => "Type",
@@ -160,8 +257,9 @@ impl Column {
 pub struct Layout(Vec<Column>);
 
 impl Layout {
-    pub fn of(kind: Kind, scope: Scope) -> Layout {
+    pub fn of(job: &Job) -> Layout {
         use Column::*;
+        let (kind, scope) = (job.kind, job.scope);
         let mut cols = vec![Number, Date];
         if scope == Scope::AllPartners {
             cols.push(PartnerId);
@@ -173,13 +271,29 @@ impl Layout {
             _ => true,
         };
         if many_users {
-            cols.push(UserId);
+            cols.extend_from_slice(&[UserId, Email]);
         }
         cols.extend_from_slice(match kind {
-            Kind::ApiTransactions | Kind::ProductTransactions => {
-                &[Pid, Services, Amount, Balance, Type]
+            Kind::ApiTransactions if is_ledger(job) => {
+                &[TransactionId, Pid, Services, Status, Amount, Balance, Type]
             }
-            Kind::ApiLogs => &[Services, StatusCode, Amount],
+            Kind::ProductTransactions if is_ledger(job) => {
+                &[TransactionId, Pid, Services, Status, Amount, Balance, Type]
+            }
+            Kind::ApiTransactions => &[
+                TransactionId,
+                Pid,
+                Services,
+                StatusCode,
+                Status,
+                Amount,
+                Balance,
+                Type,
+            ],
+            Kind::ProductTransactions => {
+                &[TransactionId, Pid, Services, Status, Amount, Balance, Type]
+            }
+            Kind::ApiLogs => &[TransactionId, Services, StatusCode, Amount],
             Kind::ProductLogs => &[Description, StatusCode, Amount],
             Kind::WalletEntries => &[Wallet, Type, Amount, Balance],
         });
@@ -188,6 +302,18 @@ impl Layout {
 
     pub fn headers(&self) -> Vec<&'static str> {
         self.0.iter().map(|c| c.header()).collect()
+    }
+}
+
+/// The words of a status, as the screens show them.
+fn status_text(status: &str) -> &str {
+    match status {
+        "success" => "Success",
+        "refunded" => "Refunded",
+        "pending" => "Pending",
+        "failed" => "Failed",
+        "refund" => "Refund",
+        other => other,
     }
 }
 
@@ -254,6 +380,18 @@ impl RowWriter {
                 Column::PartnerId => format::number(c, r.partner_id as u64),
                 Column::UserId => match r.user_id {
                     Some(u) => format::number(c, u as u64),
+                    None => c.push('_'),
+                },
+                Column::Email => match r.email {
+                    Some(e) if !e.is_empty() => format::text(c, e),
+                    _ => c.push('_'),
+                },
+                Column::TransactionId => match r.transaction_id {
+                    Some(t) => format::number(c, t.max(0) as u64),
+                    None => c.push('_'),
+                },
+                Column::Status => match r.status {
+                    Some(st) => format::text(c, status_text(st)),
                     None => c.push('_'),
                 },
                 Column::Pid => match r.pid {
@@ -325,58 +463,119 @@ mod tests {
             balance_paise: None,
             entry_type: Some("credit"),
             wallet: None,
+            email: Some("a@b.in"),
+            transaction_id: Some(77),
+            status: Some("refunded"),
         }
     }
 
+    fn job(kind: Kind, scope: Scope, ledger: bool) -> Job {
+        let day = chrono::NaiveDate::from_ymd_opt(2024, 1, 15).unwrap();
+        Job {
+            id: 1,
+            kind,
+            scope,
+            from: day,
+            to: day,
+            view: super::super::View {
+                ledger,
+                ..Default::default()
+            },
+            earlier_parts: 0,
+        }
+    }
+
+    const ONE: Scope = Scope::User {
+        partner_id: 1,
+        user_id: 2,
+    };
+
     #[test]
     fn csv_bytes_quote_defuse_and_format() {
-        let mut w = RowWriter::new(Layout::of(Kind::ApiTransactions, Scope::Partner(3)));
+        let mut w = RowWriter::new(Layout::of(&job(
+            Kind::ApiTransactions,
+            Scope::Partner(3),
+            false,
+        )));
         w.header().unwrap();
         w.row(1, &rec()).unwrap();
         let bytes = w.take().unwrap();
         let text = std::str::from_utf8(&bytes).unwrap();
         assert_eq!(
             text,
-            "\u{feff}#,Date,User ID,PID,Services,Amount,Balance,Type\n\
-             1,Mon Jan 15 2024 10:30:00,42,\"'=HYPERLINK(\"\"http://x\"\")\",\"pan, \"\"verify\"\"\nline two\",\"₹1,23,456.78\",NA,Credit\n"
+            "\u{feff}#,Date (IST),User ID,Email,Transaction ID,PID,Services,Status Code,Status,Amount,Balance,Type\n\
+             1,Mon Jan 15 2024 10:30:00,42,a@b.in,77,\"'=HYPERLINK(\"\"http://x\"\")\",\"pan, \"\"verify\"\"\nline two\",200,Refunded,\"₹1,23,456.78\",NA,Credit\n"
         );
         assert_eq!(w.buffered(), 0);
     }
 
     #[test]
     fn layouts_per_scope() {
+        let headers = |kind, scope, ledger| Layout::of(&job(kind, scope, ledger)).headers();
         assert_eq!(
-            Layout::of(
-                Kind::ApiLogs,
-                Scope::User {
-                    partner_id: 1,
-                    user_id: 2
-                }
-            )
-            .headers(),
-            ["#", "Date", "Services", "Status Code", "Amount"]
-        );
-        assert_eq!(
-            Layout::of(Kind::ProductLogs, Scope::AllPartners).headers(),
+            headers(Kind::ApiLogs, ONE, false),
             [
                 "#",
-                "Date",
+                "Date (IST)",
+                "Transaction ID",
+                "Services",
+                "Status Code",
+                "Amount"
+            ]
+        );
+        assert_eq!(
+            headers(Kind::ApiTransactions, ONE, true),
+            [
+                "#",
+                "Date (IST)",
+                "Transaction ID",
+                "PID",
+                "Services",
+                "Status",
+                "Amount",
+                "Balance",
+                "Type"
+            ]
+        );
+        // Only one user's transactions are a ledger.
+        assert_eq!(
+            headers(Kind::ProductTransactions, Scope::Partner(1), true),
+            [
+                "#",
+                "Date (IST)",
+                "User ID",
+                "Email",
+                "Transaction ID",
+                "PID",
+                "Services",
+                "Status",
+                "Amount",
+                "Balance",
+                "Type"
+            ]
+        );
+        assert_eq!(
+            headers(Kind::ProductLogs, Scope::AllPartners, false),
+            [
+                "#",
+                "Date (IST)",
                 "Partner ID",
                 "User ID",
+                "Email",
                 "Description",
                 "Status Code",
                 "Amount"
             ]
         );
         assert_eq!(
-            Layout::of(Kind::WalletEntries, Scope::Partner(1)).headers(),
-            ["#", "Date", "Wallet", "Type", "Amount", "Balance"]
+            headers(Kind::WalletEntries, Scope::Partner(1), false),
+            ["#", "Date (IST)", "Wallet", "Type", "Amount", "Balance"]
         );
         assert_eq!(
-            Layout::of(Kind::WalletEntries, Scope::AllPartners).headers(),
+            headers(Kind::WalletEntries, Scope::AllPartners, false),
             [
                 "#",
-                "Date",
+                "Date (IST)",
                 "Partner ID",
                 "Wallet",
                 "Type",

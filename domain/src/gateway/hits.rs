@@ -1,4 +1,4 @@
-//! IP hits: every gateway call with a valid key counts once for (user, client IP, UTC day),
+//! IP hits: every gateway call with a valid key counts once for (user, client IP, IST day),
 //! refused or not, so a partner sees who knocks from where (the IP Details list).
 //!
 //! The api process batches hits (many calls, one write) and sends them either
@@ -53,7 +53,7 @@ fn aggregate(hits: &[Hit]) -> BTreeMap<Key, Count> {
     let mut m: BTreeMap<Key, Count> = BTreeMap::new();
     for h in hits {
         let e = m
-            .entry((h.user_id, h.ip, h.at.date_naive()))
+            .entry((h.user_id, h.ip, crate::infra::ist::day_of(h.at)))
             .or_insert(Count {
                 partner_id: h.partner_id,
                 hits: 0,
@@ -294,7 +294,7 @@ mod tests {
         };
         let m = aggregate(&[h(1, 5), h(1, 0), h(2, 1), h(1, 86_400)]);
         assert_eq!(m.len(), 3);
-        let c = m[&(1, ip, at.date_naive())];
+        let c = m[&(1, ip, crate::infra::ist::day_of(at))];
         assert_eq!(
             (c.hits, c.first, c.last),
             (2, at, at + chrono::Duration::seconds(5))

@@ -247,7 +247,7 @@ pub async fn list(
                 q.push(" AND ip = ").push_bind(ip.clone()).push("::inet");
             }
             if let Some(date) = f.date {
-                q.push(" AND (updated_at AT TIME ZONE 'UTC')::date = ")
+                q.push(" AND (updated_at AT TIME ZONE 'Asia/Kolkata')::date = ")
                     .push_bind(date);
             }
         },

@@ -12,7 +12,7 @@
 //! counters cover is fetched with [`List::fetch_counted`] instead:
 //!
 //! - the total is a sum of `list_counts` rows ([`Counts`]): rows per source, scope (partner
-//!   or wallet), UTC day, and rolled up per user and label, kept exact by statement-level
+//!   or wallet), IST day, and rolled up per user and label, kept exact by statement-level
 //!   triggers in the writers' own transaction (migration `20261124154000_list_counts`);
 //! - the same per-day sums say which day the page's first row falls on and how many of that
 //!   day's rows come before it, so the page is found by an index-only scan of at most one
@@ -229,7 +229,7 @@ impl<F: Fn(&mut QueryBuilder<Postgres>)> List<F> {
 
 /// The counters that make a list's total (migration `20261124154000_list_counts`): the rows of
 /// `source` in `scopes` (partners, or wallets for `wallet_entries`), of `users` (`None`: all),
-/// with one of `labels` (`None`: any), on the UTC days `from..=to`. An empty `users` or
+/// with one of `labels` (`None`: any), on the IST days `from..=to`. An empty `users` or
 /// `labels` matches nothing.
 #[derive(Debug, Clone)]
 pub struct Counts {
@@ -320,12 +320,13 @@ impl Locate {
     }
 }
 
-/// Midnight UTC of `day`: the lists' date filters and the counters' days are UTC days.
+/// Midnight IST of `day`: the lists' date filters and the counters' days are IST days
+/// (`infra::ist`).
 pub fn day_start(day: NaiveDate) -> DateTime<Utc> {
-    day.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc()
+    super::ist::day_start(day)
 }
 
-/// `AND`s `from..=to` (UTC days) to `column`, a timestamp (constant SQL of the caller).
+/// `AND`s `from..=to` (IST days) to `column`, a timestamp (constant SQL of the caller).
 pub fn push_days(
     q: &mut QueryBuilder<Postgres>,
     column: &str,

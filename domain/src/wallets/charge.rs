@@ -360,6 +360,9 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
     let mut next_txn = txn_ids.into_iter();
     let mut entries = Entries::default();
     let mut txns: Vec<(usize, i64, i64, i64)> = Vec::new(); // (item, id, user remaining, partner remaining)
+    // (transaction, user's balance after its refund, partner's): a refunded call nets to zero,
+    // so its row shows the balances after the refund.
+    let mut refunded: (Vec<i64>, Vec<Option<i64>>, Vec<Option<i64>>) = Default::default();
     for (i, item) in items.iter().enumerate() {
         match item {
             Item::Charge(c) => {
@@ -425,7 +428,11 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
                 let row = &settled[&s.transaction_id];
                 if row.refund {
                     let (uw, pw) = refund_wallets.get(&row.id).copied().unwrap_or_default();
-                    for (w, amount) in [(uw, row.user_amount_paise), (pw, row.amount_paise)] {
+                    let mut after = [None, None];
+                    for (slot, (w, amount)) in [(uw, row.user_amount_paise), (pw, row.amount_paise)]
+                        .into_iter()
+                        .enumerate()
+                    {
                         if amount == 0 {
                             continue;
                         }
@@ -441,6 +448,12 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
                         entries.push(
                             w, "credit", amount, st.balance, "refund", row.id, "system", None,
                         );
+                        after[slot] = Some(st.balance);
+                    }
+                    if after.iter().any(Option::is_some) {
+                        refunded.0.push(row.id);
+                        refunded.1.push(after[0]);
+                        refunded.2.push(after[1]);
                     }
                 }
                 outcomes[i] = Some(Outcome::Settled {
@@ -505,6 +518,20 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
         .bind(&entries.reference)
         .bind(&entries.actor)
         .bind(&entries.actor_id)
+        .execute(&mut *conn)
+        .await?;
+    }
+    if !refunded.0.is_empty() {
+        sqlx::query(
+            "UPDATE api_transactions t
+                SET remaining_paise = COALESCE(x.user_after, t.remaining_paise),
+                    partner_remaining_paise = COALESCE(x.partner_after, t.partner_remaining_paise)
+               FROM UNNEST($1::bigint[], $2::bigint[], $3::bigint[]) AS x(id, user_after, partner_after)
+              WHERE t.id = x.id",
+        )
+        .bind(&refunded.0)
+        .bind(&refunded.1)
+        .bind(&refunded.2)
         .execute(&mut *conn)
         .await?;
     }

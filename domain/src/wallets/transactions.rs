@@ -32,9 +32,14 @@ pub struct Transaction {
     pub amount_paise: i64,
     /// What the end user paid.
     pub user_amount_paise: i64,
-    /// The user's wallet balance after the transaction.
+    /// What the partner paid in the end: `amount_paise`, or 0 once the call was refunded.
+    pub net_paise: i64,
+    /// What the end user paid in the end: `user_amount_paise`, or 0 once refunded.
+    pub user_net_paise: i64,
+    /// The user's wallet balance after the transaction (after its refund, for a refunded call).
     pub remaining_paise: Option<i64>,
-    /// The partner's wallet balance after the transaction (API calls; `null` for products).
+    /// The partner's wallet balance after the transaction (after its refund, for a refunded
+    /// call).
     pub partner_remaining_paise: Option<i64>,
 }
 
@@ -55,7 +60,9 @@ pub struct OwnTransaction {
     pub amount_type: String,
     /// What the user paid.
     pub amount_paise: i64,
-    /// The user's wallet balance after the transaction.
+    /// What the user paid in the end: `amount_paise`, or 0 once the call was refunded.
+    pub net_paise: i64,
+    /// The user's wallet balance after the transaction (after its refund, for a refunded call).
     pub balance_paise: Option<i64>,
 }
 
@@ -70,6 +77,7 @@ impl From<Transaction> for OwnTransaction {
             status: t.status,
             amount_type: t.amount_type,
             amount_paise: t.user_amount_paise,
+            net_paise: t.user_net_paise,
             balance_paise: t.remaining_paise,
         }
     }
@@ -252,20 +260,23 @@ fn source(kind: Kind) -> (&'static str, &'static str) {
     match kind {
         Kind::Api => (
             "t.id, t.created_at, t.user_id, u.email::text AS email, t.service, t.pid, t.status_code, t.status,
-             t.amount_type, t.amount_paise, t.user_amount_paise, t.remaining_paise, t.partner_remaining_paise",
+             t.amount_type, t.amount_paise, t.user_amount_paise,
+             CASE WHEN t.status = 'refunded' THEN 0 ELSE t.amount_paise END AS net_paise,
+             CASE WHEN t.status = 'refunded' THEN 0 ELSE t.user_amount_paise END AS user_net_paise,
+             t.remaining_paise, t.partner_remaining_paise",
             "api_transactions",
         ),
         Kind::Product => (
             "t.id, t.created_at, t.user_id, u.email::text AS email, t.product AS service, t.pid, t.status_code,
-             'success' AS status, t.amount_type, t.amount_paise, t.user_amount_paise, t.remaining_paise,
-             NULL::bigint AS partner_remaining_paise",
+             'success' AS status, t.amount_type, t.amount_paise, t.user_amount_paise, t.amount_paise AS net_paise,
+             t.user_amount_paise AS user_net_paise, t.remaining_paise, t.partner_remaining_paise",
             "product_transactions",
         ),
     }
 }
 
 impl Filter {
-    /// `AND` the days of the filter (UTC, `to` inclusive) to `column`, a timestamp (constant
+    /// `AND` the days of the filter (IST, `to` inclusive) to `column`, a timestamp (constant
     /// SQL of the caller).
     pub fn push_dates(&self, q: &mut QueryBuilder<Postgres>, column: &str) {
         push_days(q, column, self.from, self.to);
@@ -359,6 +370,11 @@ pub struct LedgerRow {
     pub amount_paise: i64,
     /// The wallet's balance right after this entry.
     pub balance_after_paise: i64,
+    /// The same as `type`, under the name the transaction lists use.
+    pub amount_type: String,
+    /// The same as `balance_after_paise`, under the name the transaction lists use.
+    pub remaining_paise: i64,
+    pub user_id: i64,
     /// `manual` (the partner or the super admin), `api_call`, `refund` or `product`.
     pub reason: String,
     /// The note of a manual entry, or the call's or purchase's reference.
@@ -456,9 +472,12 @@ pub async fn ledger(
         let mut row = LedgerRow {
             id: e.id,
             created_at: e.created_at,
+            amount_type: e.entry_type.clone(),
             entry_type: e.entry_type,
             amount_paise: e.amount_paise,
             balance_after_paise: e.balance_after_paise,
+            remaining_paise: e.balance_after_paise,
+            user_id,
             reason: e.reason,
             reference: e.reference,
             transaction_id: None,

@@ -33,6 +33,10 @@ export type RupeeMessages = {
   decimals?: string;
   /** When set, only whole rupees are accepted and a decimal is refused with this text. */
   whole?: string;
+  /** When set, more than `paise` is refused with `message`. */
+  max?: { paise: number; message: string };
+  /** An amount too big to be one (beyond 2^53 paise). */
+  tooLarge?: string;
 };
 
 /**
@@ -51,9 +55,14 @@ export function rupeeField(m: RupeeMessages) {
     if (!Number.isFinite(n) || !/^[-+]?(\d+\.?\d*|\.\d+)$/.test(s)) return fail(m.number);
     if (n < 0) return fail(m.negative);
     const paise = rupeesToPaise(s.replace(/^\+/, ''));
-    if (paise === null) return fail(m.decimals ?? 'Enter at most 2 decimal places');
+    if (paise === null) {
+      // Too many decimals, or a number of digits no amount has.
+      const decimals = (s.split('.')[1] ?? '').length;
+      return fail(decimals > 2 ? (m.decimals ?? 'Enter at most 2 decimal places') : (m.tooLarge ?? m.max?.message ?? 'Amount is too large'));
+    }
     if (m.whole && paise % 100 !== 0) return fail(m.whole);
     if (m.positive && paise === 0) return fail(m.positive);
+    if (m.max && paise > m.max.paise) return fail(m.max.message);
     return paise;
   });
 }

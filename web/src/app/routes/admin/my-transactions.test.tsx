@@ -7,16 +7,20 @@ import UserTransactionsPage from './user-transactions';
 const page = (items: unknown[], total = items.length) => ({ items, page: 1, per_page: 50, total, pages: Math.max(1, Math.ceil(total / 50)) });
 const txn = {
   id: 9, created_at: '2026-11-01T10:00:00Z', user_id: 12, email: 'asha@example.in', service: 'pan_check', pid: 'PID9', status_code: 502, status: 'refunded',
-  amount_type: 'debit', amount_paise: 250, user_amount_paise: 300, remaining_paise: 1000, partner_remaining_paise: 4960,
+  amount_type: 'debit', amount_paise: 250, user_amount_paise: 300, net_paise: 0, user_net_paise: 0, remaining_paise: 1000, partner_remaining_paise: 4960,
 };
+const paid = { ...txn, id: 8, pid: 'PID8', status_code: 200, status: 'success', net_paise: 250, user_net_paise: 300, remaining_paise: 700, partner_remaining_paise: 4710 };
 
 describe('My Transactions', () => {
   it("shows the partner's side of each call, and the filter goes to the URL and the request", async () => {
-    const calls = mockApi({ 'GET /partner/api-transactions': { status: 200, body: page([txn], 60) } });
+    const calls = mockApi({ 'GET /partner/api-transactions': { status: 200, body: page([txn, paid], 60) } });
     const { router } = renderRoutes([{ path: '/my-transactions', element: <MyTransactionsPage /> }], '/my-transactions');
-    expect(await screen.findByText('asha@example.in')).toBeInTheDocument();
-    expect(screen.getByText('₹2.50')).toBeInTheDocument();
+    expect((await screen.findAllByText('asha@example.in')).length).toBe(2);
+    // The refunded call nets to nothing, with the balance after its refund; the paid one costs ₹2.50.
+    expect(screen.getByText('₹0.00')).toBeInTheDocument();
     expect(screen.getByText('₹49.60')).toBeInTheDocument();
+    expect(screen.getByText('₹2.50')).toBeInTheDocument();
+    expect(screen.getByText('₹47.10')).toBeInTheDocument();
     expect(screen.getByText('502 Refunded')).toHaveClass('debit');
     expect(screen.getByText('1 of 2')).toBeInTheDocument();
 
@@ -51,10 +55,27 @@ describe('User Transactions', () => {
       'GET /partner/api-logs': { status: 200, body: page([]) },
     });
     renderRoutes([{ path: '/user-transactions', element: <UserTransactionsPage /> }], '/user-transactions');
-    expect(await screen.findByText('₹3.00')).toBeInTheDocument();
+    expect(await screen.findByText('₹0.00')).toBeInTheDocument();
     expect(screen.getByText('₹10.00')).toBeInTheDocument();
     for (const t of ['API transactions', 'API logs', 'Product transactions', 'Product logs']) expect(screen.getByRole('tab', { name: t })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('tab', { name: 'API logs' }));
     expect(await screen.findByText('No logs available')).toBeInTheDocument();
+  });
+});
+
+describe('Export to CSV of a filtered screen', () => {
+  it("asks for that screen's rows: its filter, its day and its side of the money", async () => {
+    const calls = mockApi({
+      'GET /partner/api-transactions': { status: 200, body: page([paid]) },
+      'POST /exports': { status: 202, body: { export_id: 4, job_id: 'j4' } },
+      'GET /exports/4': { status: 200, body: { id: 4, kind: 'api_transactions', created_at: '2026-11-01T10:00:00Z', from: '2026-11-01', to: '2026-11-01', user_id: 12, status: 'queued', total_records: null, rows_written: 0, urls: [], job_id: 'j4', error: null } },
+    });
+    renderRoutes([{ path: '/my-transactions', element: <MyTransactionsPage /> }], '/my-transactions?user_id=12&email=asha&services=pan&date=2026-11-01');
+    await screen.findByText('₹2.50');
+    await userEvent.click(screen.getByRole('button', { name: 'Export to CSV' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(calls.some((c) => c.init.method === 'POST')).toBe(true));
+    const post = calls.find((c) => c.init.method === 'POST');
+    expect(JSON.parse(post?.init.body ?? '{}')).toEqual({ kind: 'api_transactions', user_id: 12, ledger: false, side: 'partner', email: 'asha', services: 'pan', from: '2026-11-01', to: '2026-11-01' });
   });
 });

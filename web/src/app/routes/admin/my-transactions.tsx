@@ -30,7 +30,11 @@ export default function MyTransactionsPage() {
         {tab !== 'wallet' && (
           <FilterPanel name="Filter transactions" fields={partnerFilterFields} value={filter.values} onApply={filter.apply} onClear={filter.clear} check={checkPartnerFilter} />
         )}
-        <ExportCsvButton kind={tab === 'api' ? 'api_transactions' : tab === 'product' ? 'product_transactions' : 'wallet_entries'} />
+        {tab === 'wallet' ? (
+          <ExportCsvButton key={tab} kind="wallet_entries" />
+        ) : (
+          <ExportCsvButton key={tab} kind={tab === 'api' ? 'api_transactions' : 'product_transactions'} filter={filter.values} side="partner" />
+        )}
         {tab === 'api' && <PartnerTransactionsTable kind="api" side="partner" filter={filter.values} />}
         {tab === 'product' && <PartnerTransactionsTable kind="product" side="partner" filter={filter.values} />}
         {tab === 'wallet' && <MyWalletEntries />}

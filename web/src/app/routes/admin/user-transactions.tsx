@@ -37,7 +37,7 @@ export default function UserTransactionsPage() {
       <Tabs tabs={TABS.map(([key, label]) => ({ key, label }))} active={tab} onChange={setTab}>
         <h2 className="tab-title">{title}</h2>
         <FilterPanel name="Filter transactions" fields={fields} value={filter.values} onApply={filter.apply} onClear={filter.clear} check={checkPartnerFilter} />
-        <ExportCsvButton kind={EXPORT_KIND[tab]} />
+        <ExportCsvButton key={tab} kind={EXPORT_KIND[tab]} filter={filter.values} side="user" />
         {tab === 'api-transactions' && <PartnerTransactionsTable kind="api" side="user" filter={filter.values} />}
         {tab === 'api-logs' && <PartnerLogsTable kind="api" filter={filter.values} />}
         {tab === 'product-transactions' && <PartnerTransactionsTable kind="product" side="user" filter={filter.values} />}

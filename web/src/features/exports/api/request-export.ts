@@ -1,15 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api, type AuthScope } from '@/lib/api-client';
+import { istDay } from '@/lib/format';
 import { exportsKeys } from './keys';
 import type { ExportKind } from './types';
 
-/** A calendar day as YYYY-MM-DD, `days` from today (the browser's today). */
+/** An IST calendar day as YYYY-MM-DD, `days` from today: the server checks the range in IST. */
 export function isoDay(days = 0, from = new Date()): string {
-  const d = new Date(from.getFullYear(), from.getMonth(), from.getDate() + days);
-  const mm = String(d.getMonth() + 1).padStart(2, '0');
-  const dd = String(d.getDate()).padStart(2, '0');
-  return `${d.getFullYear()}-${mm}-${dd}`;
+  return istDay(days, from);
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -28,7 +26,21 @@ export const exportRangeSchema = (today = isoDay(0), tomorrow = isoDay(1)) =>
       if (v.from > v.to) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['from'], message: 'From date cannot be after To date' });
     });
 
-export type ExportRequest = { kind: ExportKind; user_id?: number; from: string; to: string };
+/** Whose side of the money a transactions export shows: the users' or the partner's own. */
+export type MoneySide = 'user' | 'partner';
+
+export type ExportRequest = {
+  kind: ExportKind;
+  user_id?: number;
+  from: string;
+  to: string;
+  side?: MoneySide;
+  /** One user's wallet ledger (User Detail) rather than its calls; the server's default with a user_id. */
+  ledger?: boolean;
+  email?: string;
+  pid?: string;
+  services?: string;
+};
 export type ExportQueued = { export_id: number; job_id: string };
 
 export function requestExport(body: ExportRequest, auth?: AuthScope) {

@@ -1,20 +1,32 @@
 // 'Export to CSV' on a ledger (User Detail, User Transactions, My Transactions): asks for the
 // date range, requests the export and polls it until it ends, then offers its links.
-// Usage: <ExportCsvButton kind="api_transactions" userId={id} /> for one user's rows; without
-// `userId`, all the partner's users (wallet_entries: the partner's own wallets).
+// Usage: <ExportCsvButton kind="api_transactions" userId={id} /> for one user's ledger; without
+// `userId`, all the partner's users (wallet_entries: the partner's own wallets). A screen with a
+// filter panel passes its `filter` and the `side` of the money it shows, so the file holds
+// exactly that screen's rows; the range starts as the filter's day.
 import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Modal } from '@/components/ui/modal';
 import { ApiError, errorMessage, type AuthScope } from '@/lib/api-client';
+import { partnerFilterParams, type PartnerFilter } from '@/lib/partner-filter';
 import { useExport } from '../api/get-export';
-import { useRequestExport } from '../api/request-export';
+import { useRequestExport, type ExportRequest, type MoneySide } from '../api/request-export';
 import type { ExportKind } from '../api/types';
 import { ExportLinks, ExportStatusText } from './export-state';
 import { ExportRangeForm } from './export-range-form';
 
-type Props = { kind: ExportKind; userId?: number; from?: string; to?: string; auth?: AuthScope };
+type Props = { kind: ExportKind; userId?: number; from?: string; to?: string; auth?: AuthScope; filter?: PartnerFilter; side?: MoneySide };
 
-export function ExportCsvButton({ kind, userId, from, to, auth }: Props) {
+/** What of the screen's rows the request names, beside the range. */
+export function exportView({ kind, userId, filter, side }: Pick<Props, 'kind' | 'userId' | 'filter' | 'side'>): Omit<ExportRequest, 'from' | 'to'> {
+  if (!filter) return { kind, user_id: userId, side };
+  const p = partnerFilterParams(filter);
+  const user = p.user_id ? Number(p.user_id) : userId;
+  // A User ID in the panel narrows the list to that user's calls; it is not User Detail's ledger.
+  return { kind, user_id: user, ledger: false, side, email: p.email, pid: p.pid, services: p.services };
+}
+
+export function ExportCsvButton({ kind, userId, from, to, auth, filter, side }: Props) {
   const [open, setOpen] = useState(false);
   const [exportId, setExportId] = useState<number | null>(null);
   const request = useRequestExport(auth);
@@ -44,12 +56,12 @@ export function ExportCsvButton({ kind, userId, from, to, auth }: Props) {
             {generalError && <Alert message={{ kind: 'error', text: generalError }} />}
             <ExportRangeForm
               idPrefix={idPrefix}
-              from={from}
-              to={to}
+              from={from ?? (filter?.date || undefined)}
+              to={to ?? (filter?.date || undefined)}
               submitLabel="Export"
               pending={request.isPending}
               serverErrors={fieldErrors}
-              onSubmit={(range) => request.mutate({ kind, user_id: userId, ...range }, { onSuccess: (r) => setExportId(r.export_id) })}
+              onSubmit={(range) => request.mutate({ ...exportView({ kind, userId, filter, side }), ...range }, { onSuccess: (r) => setExportId(r.export_id) })}
             />
           </>
         ) : (

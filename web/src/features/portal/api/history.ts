@@ -12,6 +12,9 @@ export type OwnTransaction = {
   status: 'pending' | 'success' | 'failed' | 'refunded' | string;
   amount_type: 'credit' | 'debit' | string;
   amount_paise: number;
+  /** What one paid in the end: 0 once the call was refunded. */
+  net_paise: number;
+  /** One's balance after the call (after its refund, for a refunded call). */
   balance_paise: number | null;
 };
 

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { mockApi, renderRoutes } from '@/testing/test-utils';
 import { History, checkRange } from './history';
 
-const txn = { id: 4202, created_at: '2026-11-24T10:00:00Z', service: 'pan_verification', pid: 'PID1001', status_code: 200, status: 'success', amount_type: 'debit', amount_paise: 800, balance_paise: 11619600 };
+const txn = { id: 4202, created_at: '2026-11-24T10:00:00Z', service: 'pan_verification', pid: 'PID1001', status_code: 200, status: 'success', amount_type: 'debit', amount_paise: 800, net_paise: 800, balance_paise: 11619600 };
 const log = { id: 9, created_at: '2026-11-24T10:00:00Z', service: 'pan_verification', pid: 'PID1001', vid: 'VID42', status_code: 422, amount_paise: 0, transaction_id: 4202 };
 const page = (items: unknown[]) => ({ items, page: 1, per_page: 50, total: items.length, pages: items.length ? 1 : 0 });
 

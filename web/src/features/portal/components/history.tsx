@@ -79,7 +79,7 @@ function TransactionsTable({ filter }: { filter: { from?: string; to?: string } 
     { id: 'pid', header: 'PID', cell: ({ row }) => row.original.pid },
     { id: 'service', header: 'Services', cell: ({ row }) => row.original.service },
     { id: 'status', header: 'Status', cell: ({ row }) => STATUS_TEXT[row.original.status] ?? row.original.status },
-    { id: 'amount', header: 'Amount', cell: ({ row }) => formatRupees(row.original.amount_paise) },
+    { id: 'amount', header: 'Amount', cell: ({ row }) => formatRupees(row.original.net_paise) },
     { id: 'balance', header: 'Balance', cell: ({ row }) => (row.original.balance_paise === null ? 'NA' : formatRupees(row.original.balance_paise)) },
     { id: 'type', header: 'Type', cell: ({ row }) => (row.original.amount_type === 'credit' ? 'Credit' : 'Debit') },
   ];

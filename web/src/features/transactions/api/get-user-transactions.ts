@@ -19,8 +19,13 @@ export type Transaction = {
   amount_paise: number;
   /** What the end user paid: the amount of the user's own ledger. */
   user_amount_paise: number;
+  /** What the partner paid in the end: 0 once the call was refunded. */
+  net_paise: number;
+  /** What the end user paid in the end: 0 once the call was refunded. */
+  user_net_paise: number;
+  /** The user's balance after the call (after its refund, for a refunded call). */
   remaining_paise: number | null;
-  /** The partner's balance after the call (API calls only). */
+  /** The partner's balance after the call or purchase (after its refund, for a refunded call). */
   partner_remaining_paise: number | null;
 };
 

@@ -1,6 +1,8 @@
 // The partner-wide transaction lists, 50 per page, 'N of M', newest first. User Transactions
 // shows the users' side of each row (what the user paid, the user's balance after); My
-// Transactions the partner's own (what the partner paid, the partner's balance after).
+// Transactions the partner's own (what the partner paid, the partner's balance after). A
+// refunded call nets to ₹0: its Amount is what stayed paid, its Balance the one after the
+// refund, and its Status says so; the export of the screen reads the same.
 import type { ColumnDef } from '@tanstack/react-table';
 import { Alert } from '@/components/ui/alert';
 import { DataTable, usePageParam } from '@/components/ui/data-table';
@@ -17,7 +19,7 @@ const STATUS_TEXT: Record<string, string> = { success: 'Success', refunded: 'Ref
 const isCredit = (t: Transaction) => t.amount_type === 'credit';
 
 function columnsFor(kind: TransactionKind, side: MoneySide, page: number): ColumnDef<Transaction>[] {
-  const amount = (t: Transaction) => (side === 'user' ? t.user_amount_paise : t.amount_paise);
+  const amount = (t: Transaction) => (side === 'user' ? t.user_net_paise : t.net_paise);
   const balance = (t: Transaction) => (side === 'user' ? t.remaining_paise : t.partner_remaining_paise);
   const cols: ColumnDef<Transaction>[] = [
     { id: 'n', header: '#', cell: ({ row }) => (page - 1) * PAGE_SIZE + row.index + 1 },

@@ -5,17 +5,26 @@ import { rupeeField } from '@/lib/money';
 import { ownerPath, type EntryType, type WalletKind, type WalletOwner } from './types';
 import { walletsKeys } from './keys';
 
-/** The amount typed in whole rupees (the spec parses credits as integers); sent as paise. */
-export const walletEntrySchema = z.object({
-  amount: rupeeField({
-    required: 'Amount is required',
-    number: 'Amount must be a number',
-    negative: 'Amount cannot be negative',
-    positive: 'Amount must be greater than zero',
-    whole: 'Enter the amount in whole rupees, without paise',
-  }),
-});
-export type WalletEntryForm = z.input<typeof walletEntrySchema>;
+/** The most one credit of a user's wallet may be (the server's `MAX_USER_CREDIT_PAISE`). */
+export const MAX_USER_CREDIT_PAISE = 10_00_000_00;
+
+/**
+ * The amount typed in rupees with up to two decimals (₹0.69 can be deducted); sent as paise.
+ * A user's credit is capped at ₹10,00,000.00 a time, as the server caps it.
+ */
+export const walletEntrySchema = (capCredits: boolean) =>
+  z.object({
+    amount: rupeeField({
+      required: 'Amount is required',
+      number: 'Amount must be a number',
+      negative: 'Amount cannot be negative',
+      positive: 'Amount must be greater than zero',
+      decimals: 'Enter the amount in rupees with at most 2 decimals (paise)',
+      tooLarge: 'Amount is too large',
+      max: capCredits ? { paise: MAX_USER_CREDIT_PAISE, message: 'A credit can be at most ₹10,00,000.00 at a time' } : undefined,
+    }),
+  });
+export type WalletEntryForm = z.input<ReturnType<typeof walletEntrySchema>>;
 
 export type WalletEntryInput = {
   owner: WalletOwner;

@@ -1,9 +1,12 @@
 // One wallet of a Credits tab: its balance and one amount with Add Credits / Deduct Credits.
+// Amounts take paise (₹0.69 can be deducted); money moves only after a confirmation that says
+// how much, which way and on which wallet; a user's credit is capped as the server caps it.
 import { useRef, useState } from 'react';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { Field } from '@/components/ui/field';
 import { errorMessage } from '@/lib/api-client';
 import { validate } from '@/lib/form';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatRupees } from '@/lib/format';
 import { newIdempotencyKey } from '@/lib/money';
 import { useAddWalletEntry, walletEntrySchema } from '../api/add-wallet-entry';
@@ -23,15 +26,21 @@ export function WalletCard({ owner, kind, balancePaise, loading }: Props) {
   // after a dropped answer) reuses it and the server moves the money once.
   const intent = useRef<{ sig: string; key: string } | null>(null);
 
+  const [confirming, setConfirming] = useState<{ type: EntryType; amount_paise: number } | null>(null);
+
   const submit = (type: EntryType) => {
     if (mutation.isPending) return;
-    const r = validate(walletEntrySchema, { amount });
+    const r = validate(walletEntrySchema(owner.scope === 'user' && type === 'credit'), { amount });
     if (!r.ok) {
       setError(r.errors.amount);
       return;
     }
     setError(undefined);
-    const amount_paise = r.data.amount;
+    setConfirming({ type, amount_paise: r.data.amount });
+  };
+
+  const move = ({ type, amount_paise }: { type: EntryType; amount_paise: number }) => {
+    setConfirming(null);
     const sig = `${type}:${amount_paise}`;
     if (intent.current?.sig !== sig) intent.current = { sig, key: newIdempotencyKey() };
     setPending(type);
@@ -69,8 +78,8 @@ export function WalletCard({ owner, kind, balancePaise, loading }: Props) {
           <input
             id={inputId}
             type="text"
-            inputMode="numeric"
-            placeholder="0"
+            inputMode="decimal"
+            placeholder="0.00"
             value={amount}
             onChange={(e) => setAmount(e.target.value)}
             aria-invalid={!!error}
@@ -85,6 +94,20 @@ export function WalletCard({ owner, kind, balancePaise, loading }: Props) {
           </button>
         </div>
       </form>
+      <ConfirmDialog
+        open={confirming !== null}
+        title={confirming?.type === 'debit' ? 'Deduct Credits' : 'Add Credits'}
+        message={
+          confirming &&
+          (confirming.type === 'credit'
+            ? `Add ${formatRupees(confirming.amount_paise)} to the ${label}?`
+            : `Deduct ${formatRupees(confirming.amount_paise)} from the ${label}?`)
+        }
+        confirmLabel={confirming?.type === 'debit' ? 'Deduct' : 'Add'}
+        danger={confirming?.type === 'debit'}
+        onConfirm={() => confirming && move(confirming)}
+        onCancel={() => setConfirming(null)}
+      />
     </section>
   );
 }
