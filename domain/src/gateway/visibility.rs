@@ -52,6 +52,11 @@ pub struct Visibility {
     pub apis: BTreeMap<String, bool>,
     #[serde(default)]
     pub categories: BTreeMap<String, bool>,
+    /// Read only, on the partner's and its users' settings: the services the super admin hid
+    /// for this client (by API or by category). They stay hidden whatever these settings say,
+    /// so My APIs shows them as hidden and not to be changed.
+    #[serde(default)]
+    pub hidden_by_platform: Vec<String>,
 }
 
 /// No PATCH names more entries than this (the catalogue has a few hundred APIs).
@@ -79,9 +84,26 @@ pub async fn get(conn: &mut PgConnection, scope: Scope) -> Result<Visibility> {
     .bind(user_id)
     .fetch_all(&mut *conn)
     .await?;
+    let hidden_by_platform = if kind == "admin" {
+        Vec::new()
+    } else {
+        sqlx::query_scalar(
+            "SELECT c.service FROM api_catalogue c
+              WHERE EXISTS (SELECT 1 FROM api_visibility v
+                             WHERE v.partner_id = $1 AND v.scope = 'admin' AND v.user_id IS NULL AND v.api_id = c.id AND NOT v.visible)
+                 OR EXISTS (SELECT 1 FROM category_visibility k
+                             WHERE k.partner_id = $1 AND k.scope = 'admin' AND k.user_id IS NULL
+                               AND lower(k.category) = lower(c.category) AND NOT k.visible)
+              ORDER BY c.service",
+        )
+        .bind(partner_id)
+        .fetch_all(&mut *conn)
+        .await?
+    };
     Ok(Visibility {
         apis: apis.into_iter().collect(),
         categories: categories.into_iter().collect(),
+        hidden_by_platform,
     })
 }
 

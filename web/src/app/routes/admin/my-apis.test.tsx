@@ -40,4 +40,21 @@ describe('My APIs', () => {
     renderRoutes([{ path: '/', element: <MyApisPage /> }], '/');
     expect(await screen.findByText('No apis available')).toBeInTheDocument();
   });
+
+  it('shows an API the super admin hid as hidden by the platform, not to be changed, and searches the list', async () => {
+    mockApi({
+      'GET /catalogue': { status: 200, body: catalogue },
+      'GET /partner/visibility': { status: 200, body: { apis: {}, categories: {}, hidden_by_platform: ['gst_check'] } },
+    });
+    renderRoutes([{ path: '/', element: <MyApisPage /> }], '/');
+    const gst = await screen.findByRole('radiogroup', { name: 'GST Check' });
+    await waitFor(() => expect(within(gst).getByRole('radio', { name: 'Hide' })).toBeChecked());
+    expect(within(gst).getByRole('radio', { name: 'Show' })).toBeDisabled();
+    expect(screen.getByText('Hidden by the platform')).toBeInTheDocument();
+    expect(within(screen.getByRole('radiogroup', { name: 'PAN Check' })).getByRole('radio', { name: 'Show' })).toBeEnabled();
+
+    await userEvent.type(screen.getByLabelText('Search'), 'identity');
+    expect(screen.getByRole('radiogroup', { name: 'PAN Check' })).toBeInTheDocument();
+    expect(screen.queryByRole('radiogroup', { name: 'GST Check' })).not.toBeInTheDocument();
+  });
 });

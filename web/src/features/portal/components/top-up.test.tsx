@@ -23,11 +23,12 @@ describe('TopUp', () => {
     expect(screen.getByText('₹1,23,456.78')).toBeInTheDocument();
   });
 
-  it('says there is no QR code yet, with the default instruction, and no card section without a provider', async () => {
+  it('says there is no QR code yet without asking to scan one, and no card section without a provider', async () => {
     mockApi({ 'GET /me/top-up': { status: 200, body: { qr: { image_url: null, description: 'Scan the QR code to pay' }, card: null } } });
     renderRoutes([{ path: '/', element: <TopUp me={portalMe} site={portalSite} /> }], '/');
-    expect(await screen.findByText('No QR code has been set up yet.')).toBeInTheDocument();
-    expect(screen.getByTestId('qr-description')).toHaveTextContent('Scan the QR code to pay');
+    expect(await screen.findByText('No QR code has been set up yet. Contact your provider below to pay.')).toBeInTheDocument();
+    expect(screen.queryByTestId('qr-description')).not.toBeInTheDocument();
+    expect(screen.queryByText(/Scan the QR code/)).not.toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Pay by card' })).not.toBeInTheDocument();
   });
 });

@@ -25,14 +25,17 @@ export function TopUp({ me, site }: { me: Me | undefined; site: PublicPortal }) 
           <h2 className="panel-title" id="qr-title">
             Pay by QR code
           </h2>
+          {/* The instruction is how to pay by the code: without a code it would ask to scan nothing. */}
           {qr.image_url ? (
-            <img src={qr.image_url} alt="QR code for payment" className="qr-image" />
+            <>
+              <img src={qr.image_url} alt="QR code for payment" className="qr-image" />
+              <p className="pre-line" data-testid="qr-description">
+                {qr.description}
+              </p>
+            </>
           ) : (
-            <p className="muted">No QR code has been set up yet.</p>
+            <p className="muted">No QR code has been set up yet. Contact your provider below to pay.</p>
           )}
-          <p className="pre-line" data-testid="qr-description">
-            {qr.description}
-          </p>
         </section>
         {card && (
           <section className="panel" aria-labelledby="card-title">

@@ -3,7 +3,12 @@ import { api } from '@/lib/api-client';
 import { visibilityKeys, visibilityPath, type VisibilityScope } from './keys';
 
 /** The explicit settings of a scope; what is absent is shown. */
-export type Visibility = { apis: Record<string, boolean>; categories: Record<string, boolean> };
+export type Visibility = {
+  apis: Record<string, boolean>;
+  categories: Record<string, boolean>;
+  /** Services the super admin hid for this client: hidden whatever the partner sets. */
+  hidden_by_platform?: string[];
+};
 
 /** Shown unless explicitly false (spec part 2, §2.5). */
 export const isShown = (map: Record<string, boolean> | undefined, key: string) => map?.[key] !== false;
