@@ -31,7 +31,7 @@ test('a partner exports a user’s API transactions, sees the export finish and 
   expect(download.suggestedFilename()).toMatch(/^api_transactions_.*_part1\.csv$/);
   const text = (await readFile((await download.path())!)).toString('utf8');
   const lines = text.replace(/^\uFEFF/, '').split('\n');
-  expect(lines[0]).toBe('#,Date,PID,Services,Amount,Balance,Type');
+  expect(lines[0]).toBe('#,Date (IST),Transaction ID,PID,Services,Status,Amount,Balance,Type');
   expect(lines[1]).toMatch(/^1,\w{3} \w{3} \d{2} \d{4} \d{2}:\d{2}:\d{2},/);
   expect(lines.length).toBeGreaterThan(2);
 });

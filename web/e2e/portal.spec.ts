@@ -145,7 +145,7 @@ test('a user creates a sandbox key, calls an API in the console, pays for it, an
   await expect(exportDialog.getByText('CSV is ready to download')).toBeVisible({ timeout: 20_000 });
   const href = await exportDialog.getByRole('link', { name: /Download/ }).first().getAttribute('href');
   const csv = await (await request.get(href!)).text();
-  expect(csv).toContain('#,Date,PID,Services,Amount,Balance,Type');
+  expect(csv).toContain('#,Date (IST),Transaction ID,PID,Services,Status Code,Status,Amount,Balance,Type');
   expect(csv).toContain(offer.service);
   await noSeriousAxeViolations(page);
   await page.screenshot({ path: 'test-results/portal-history-export.png' });
