@@ -61,10 +61,10 @@ impl Email {
             .to(to)
             .subject(&self.subject)
             .message_id(Some(format!("<{}>", self.message_id)));
-        if let Some(r) = &self.reply_to {
-            if let Ok(mb) = r.parse::<Mailbox>() {
-                b = b.reply_to(mb);
-            }
+        if let Some(r) = &self.reply_to
+            && let Ok(mb) = r.parse::<Mailbox>()
+        {
+            b = b.reply_to(mb);
         }
         let msg = match &self.html {
             None => b.header(ContentType::TEXT_PLAIN).body(self.text.clone())?,

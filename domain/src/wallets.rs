@@ -467,13 +467,13 @@ pub async fn set_alert_threshold(
     threshold_paise: Option<i64>,
     actor: Actor,
 ) -> Result<WalletView> {
-    if let Some(t) = threshold_paise {
-        if !(0..=MAX_AMOUNT_PAISE).contains(&t) {
-            return Err(Error::invalid(
-                "threshold_paise",
-                "Threshold must be between 0 and 1000000000000 paise",
-            ));
-        }
+    if let Some(t) = threshold_paise
+        && !(0..=MAX_AMOUNT_PAISE).contains(&t)
+    {
+        return Err(Error::invalid(
+            "threshold_paise",
+            "Threshold must be between 0 and 1000000000000 paise",
+        ));
     }
     let id = wallet_id(conn, owner, kind).await?;
     let before: Option<i64> = sqlx::query_scalar(
