@@ -1,9 +1,13 @@
-// /verify-email/:id (spec part 1 "Email verification").
+// /verify-email/:id (spec part 1 "Email verification"). After the 2 seconds it goes to
+// /complete-details when the partner is signed in in this browser; a partner who opened the
+// mailed link elsewhere has no session there, and the wizard would show it a blank sign-up
+// form, so it goes to sign-in instead (the page says "You can login to your dashboard").
 import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { AuthLayout } from '@/components/layouts/auth-layout';
 import { Spinner } from '@/components/ui/spinner';
 import { useVerifyEmail } from '@/features/auth/api/verify-email';
+import { getPartnerToken } from '@/lib/auth';
 import { paths } from '../../paths';
 
 export const VERIFY_REDIRECT_MS = 2000;
@@ -15,7 +19,8 @@ export default function VerifyEmailPage() {
 
   useEffect(() => {
     if (!result.isSuccess) return;
-    const t = setTimeout(() => navigate(paths.completeDetails, { replace: true }), VERIFY_REDIRECT_MS);
+    const next = getPartnerToken() ? paths.completeDetails : paths.auth;
+    const t = setTimeout(() => navigate(next, { replace: true }), VERIFY_REDIRECT_MS);
     return () => clearTimeout(t);
   }, [result.isSuccess, navigate]);
 
