@@ -7,7 +7,14 @@ import { useSearchParams } from 'react-router';
 export type FilterValues<K extends string> = Record<K, string>;
 
 /** One input of a filter panel. */
-export type FilterField<K extends string> = { key: K; label: string; type?: 'text' | 'date'; numeric?: boolean };
+export type FilterField<K extends string> = {
+  key: K;
+  label: string;
+  type?: 'text' | 'date';
+  numeric?: boolean;
+  /** A choice instead of free text; the empty value is 'All'. */
+  options?: { value: string; label: string }[];
+};
 
 export function useUrlFilter<K extends string>(keys: readonly K[]) {
   const [params, setParams] = useSearchParams();

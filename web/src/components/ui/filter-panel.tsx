@@ -43,14 +43,25 @@ export function FilterPanel<K extends string>({ name, fields, value, onApply, on
       <div className="filter-fields">
         {fields.map((f) => (
           <Field key={f.key} label={f.label} htmlFor={id(f.key)} error={errors[f.key]}>
-            <input
-              id={id(f.key)}
-              type={f.type ?? 'text'}
-              inputMode={f.numeric ? 'numeric' : undefined}
-              value={draft[f.key] ?? ''}
-              aria-invalid={!!errors[f.key]}
-              onChange={(e) => setDraft((d) => ({ ...d, [f.key]: e.target.value }))}
-            />
+            {f.options ? (
+              <select id={id(f.key)} value={draft[f.key] ?? ''} onChange={(e) => setDraft((d) => ({ ...d, [f.key]: e.target.value }))}>
+                <option value="">All</option>
+                {f.options.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                id={id(f.key)}
+                type={f.type ?? 'text'}
+                inputMode={f.numeric ? 'numeric' : undefined}
+                value={draft[f.key] ?? ''}
+                aria-invalid={!!errors[f.key]}
+                onChange={(e) => setDraft((d) => ({ ...d, [f.key]: e.target.value }))}
+              />
+            )}
           </Field>
         ))}
       </div>

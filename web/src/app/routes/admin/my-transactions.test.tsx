@@ -48,6 +48,22 @@ describe('My Transactions', () => {
   });
 });
 
+describe('My Transactions, Wallet transactions', () => {
+  it('filters the partner’s wallet movements by wallet, type and days, through the URL', async () => {
+    const calls = mockApi({ 'GET /partner/wallet-entries': { status: 200, body: page([]) } });
+    const { router } = renderRoutes([{ path: '/my-transactions', element: <MyTransactionsPage /> }], '/my-transactions?tab=wallet');
+    expect(await screen.findByText('No transactions available')).toBeInTheDocument();
+    await userEvent.selectOptions(screen.getByLabelText('Wallet'), 'product');
+    await userEvent.selectOptions(screen.getByLabelText('Type'), 'credit');
+    await userEvent.type(screen.getByLabelText('From'), '2026-11-01');
+    await userEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?tab=wallet&kind=product&type=credit&from=2026-11-01'));
+    await waitFor(() => expect(calls.at(-1)?.url).toContain('kind=product'));
+    expect(calls.at(-1)?.url).toContain('type=credit');
+    expect(calls.at(-1)?.url).toContain('from=2026-11-01');
+  });
+});
+
 describe('User Transactions', () => {
   it("shows the users' side and has four tabs", async () => {
     mockApi({

@@ -5,6 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { DataTable, usePageParam } from '@/components/ui/data-table';
 import { errorMessage } from '@/lib/api-client';
 import { formatDate, formatRupees } from '@/lib/format';
+import type { WalletFilter } from '@/lib/wallet-filter';
 import { useAllWalletTransactions } from '../api/get-wallet-transactions';
 import { useMyWalletEntries } from '../api/get-wallet-entries';
 import { useOwnerWalletEntries } from '../api/get-owner-wallet-entries';
@@ -54,9 +55,9 @@ function EntriesTable({ query, showUser }: { query: Query; showUser?: boolean })
 }
 
 /** The partner's own wallet transactions (My Transactions). */
-export function MyWalletEntries() {
+export function MyWalletEntries({ filter }: { filter?: WalletFilter }) {
   const [page] = usePageParam();
-  return <EntriesTable query={useMyWalletEntries(page)} />;
+  return <EntriesTable query={useMyWalletEntries(page, filter)} />;
 }
 
 /** One client's (super admin) or end user's wallet transactions. */
@@ -66,7 +67,7 @@ export function OwnerWalletEntries({ owner }: { owner: WalletOwner }) {
 }
 
 /** Every partner's wallet transactions with the partner's user id (super admin). */
-export function AllWalletTransactions() {
+export function AllWalletTransactions({ filter }: { filter?: WalletFilter }) {
   const [page] = usePageParam();
-  return <EntriesTable query={useAllWalletTransactions(page)} showUser />;
+  return <EntriesTable query={useAllWalletTransactions(page, filter)} showUser />;
 }
