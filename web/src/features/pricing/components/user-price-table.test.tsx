@@ -55,4 +55,19 @@ describe('UserPriceTable', () => {
     expect(screen.getByText('Price cannot be negative')).toBeInTheDocument();
     expect(calls.filter((c) => c.init.method === 'PUT')).toHaveLength(0);
   });
+
+  it('shows the partner’s cost beside each price, warns below it, and searches the list', async () => {
+    mockApi({ 'GET /partner/users/42/prices': { status: 200, body: { items: [...list.items, item('cheap', 'Cheap Check', 150)] } } });
+    renderRoutes([{ path: '/', element: <UserPriceTable userId={42} /> }], '/');
+    expect(await screen.findByRole('columnheader', { name: 'Your cost' })).toBeInTheDocument();
+    expect(await screen.findAllByText('₹2.00')).toHaveLength(4);
+    expect(screen.getByText('Below cost')).toBeInTheDocument();
+    const pan = screen.getByRole('spinbutton', { name: 'Change price of PAN Verification' });
+    await userEvent.click(pan);
+    await userEvent.paste('1.99');
+    expect(screen.getByText('Below your cost of ₹2.00')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Search'), 'gstin');
+    expect(screen.getByText('GSTIN Verification')).toBeInTheDocument();
+    expect(screen.queryByText('DL Verification')).not.toBeInTheDocument();
+  });
 });

@@ -1,11 +1,14 @@
-// User Detail, API Price: every API the user sees with the price they pay and a change-price
-// field; Save sends only the rows that changed.
+// User Detail, API Price: every API the user sees with the price they pay, what the partner
+// pays for it (its cost) and a change-price field; a price below the cost is marked (the
+// partner would lose money on every call), a search narrows the list; Save sends only the
+// rows that changed.
 import type { ColumnDef } from '@tanstack/react-table';
 import { createContext, useContext, useState } from 'react';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { DataTable, slicePage, usePageParam } from '@/components/ui/data-table';
 import { errorMessage } from '@/lib/api-client';
 import { formatRupees } from '@/lib/format';
+import { rupeesToPaise } from '@/lib/money';
 import type { UserRef } from '@/lib/user-ref';
 import { useUserPrices, type UserPrice } from '../api/get-user-prices';
 import { changedPrices, useSaveUserPrices } from '../api/save-user-prices';
@@ -38,7 +41,24 @@ function ChangePriceCell({ row }: { row: UserPrice }) {
         aria-invalid={!!errors[s]}
       />
       {errors[s] && <span className="field-error">{errors[s]}</span>}
+      {!errors[s] && belowCost(edits[s], row.amount_paise) && <span className="field-warning">Below your cost of {formatRupees(row.amount_paise)}</span>}
     </div>
+  );
+}
+
+/** Whether a typed price is under what the partner pays per call. */
+function belowCost(typed: string | undefined, cost: number): boolean {
+  const paise = typed ? rupeesToPaise(typed) : null;
+  return paise !== null && paise < cost;
+}
+
+function PriceCell({ row }: { row: UserPrice }) {
+  const below = row.user_amount_paise < row.amount_paise;
+  return (
+    <>
+      {formatRupees(row.user_amount_paise)}
+      {below && <span className="field-warning"> Below cost</span>}
+    </>
   );
 }
 
@@ -47,7 +67,8 @@ const columns: ColumnDef<UserPrice>[] = [
   { id: 'name', header: 'API Name', cell: ({ row }) => row.original.name },
   { id: 'service', header: 'Services', cell: ({ row }) => row.original.service },
   { id: 'pid', header: 'PID', cell: ({ row }) => row.original.pid },
-  { id: 'price', header: 'Price', cell: ({ row }) => formatRupees(row.original.user_amount_paise) },
+  { id: 'price', header: 'Price', cell: ({ row }) => <PriceCell row={row.original} /> },
+  { id: 'cost', header: 'Your cost', cell: ({ row }) => formatRupees(row.original.amount_paise) },
   { id: 'change', header: 'Change Price', cell: ({ row }) => <ChangePriceCell row={row.original} /> },
 ];
 
@@ -61,8 +82,11 @@ export function UserPriceTable({ userId, clientId }: UserRef) {
   const [edits, setEdits] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
 
+  const [search, setSearch] = useState('');
   const items = prices.data?.items ?? [];
-  const { rows, pages } = slicePage(items, page, PAGE_SIZE);
+  const needle = search.trim().toLowerCase();
+  const found = needle ? items.filter((p) => [p.name, p.service, p.pid, p.category].some((t) => t.toLowerCase().includes(needle))) : items;
+  const { rows, pages } = slicePage(found, page, PAGE_SIZE);
   const offset = (Math.min(page, Math.max(pages, 1)) - 1) * PAGE_SIZE;
 
   const submit = () => {
@@ -96,6 +120,10 @@ export function UserPriceTable({ userId, clientId }: UserRef) {
         </button>
       </div>
       <Alert message={msg.message} onClose={msg.clear} />
+      <div className="table-search">
+        <label htmlFor="api-price-search">Search</label>
+        <input id="api-price-search" type="search" placeholder="API name, service, PID or category" value={search} onChange={(e) => setSearch(e.target.value)} />
+      </div>
       {prices.isError && <Alert message={{ kind: 'error', text: errorMessage(prices.error) }} />}
       <EditContext.Provider value={state}>
         <DataTable
