@@ -30,10 +30,13 @@ async fn calls(app: &TestApp, partner_id: i64, user_id: i64, n: i64) {
     .unwrap();
 }
 
+/// One user's rows (`user_id`) are its calls here, not its wallet ledger (User Detail's
+/// export, tested in `ledger_truth`): these tests are about the files themselves.
 fn body(from: &str, to: &str, kind: &str, user_id: Option<i64>) -> Value {
     let mut b = json!({"kind": kind, "from": from, "to": to});
     if let Some(u) = user_id {
         b["user_id"] = json!(u);
+        b["ledger"] = json!(false);
     }
     b
 }
@@ -117,13 +120,31 @@ async fn a_users_transactions_export_as_the_screen_shows_them() {
     assert_eq!(s, 200);
     let text = String::from_utf8(bytes.clone()).unwrap();
     // Header, newest first, IST dates, Indian grouping, quoting and defused formulas.
-    assert!(text.starts_with("\u{feff}#,Date,PID,Services,Amount,Balance,Type\n1,Sun Nov 01 2026 10:00:09,'=cmd|calc,pan_verification,\"₹1,23,456.88\",\"₹10,000.00\",Credit\n"), "{text}");
-    assert!(text.contains("\n4,Sun Nov 01 2026 10:00:06,PID7,\"pan, \"\"lite\"\"\nv2\",\"₹1,23,456.85\",\"₹7,000.00\",Debit\n"), "{text}");
-    assert!(text.contains("\n6,Sun Nov 01 2026 10:00:04,'=cmd|calc,pan_verification,\"₹1,23,456.83\",\"₹5,000.00\",Debit\n"), "{text}");
+    let id_at = |secs: i64| {
+        let pool = app.db.pool.clone();
+        async move {
+            sqlx::query_scalar::<_, i64>(
+                "SELECT id FROM api_transactions WHERE created_at = timestamptz '2026-11-01 04:30:00+00' + make_interval(secs => $1)",
+            )
+            .bind(secs as f64)
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+        }
+    };
+    let (i9, i6, i5, i4) = (
+        id_at(9).await,
+        id_at(6).await,
+        id_at(5).await,
+        id_at(4).await,
+    );
+    assert!(text.starts_with(&format!("\u{feff}#,Date (IST),Transaction ID,PID,Services,Status Code,Status,Amount,Balance,Type\n1,Sun Nov 01 2026 10:00:09,{i9},'=cmd|calc,pan_verification,200,Success,\"₹1,23,456.88\",\"₹10,000.00\",Credit\n")), "{text}");
+    assert!(text.contains(&format!("\n4,Sun Nov 01 2026 10:00:06,{i6},PID7,\"pan, \"\"lite\"\"\nv2\",200,Success,\"₹1,23,456.85\",\"₹7,000.00\",Debit\n")), "{text}");
+    assert!(text.contains(&format!("\n6,Sun Nov 01 2026 10:00:04,{i4},'=cmd|calc,pan_verification,200,Success,\"₹1,23,456.83\",\"₹5,000.00\",Debit\n")), "{text}");
     assert!(
-        text.contains(
-            "\n5,Sun Nov 01 2026 10:00:05,PID6,pan_verification,\"₹1,23,456.84\",NA,Credit\n"
-        ),
+        text.contains(&format!(
+            "\n5,Sun Nov 01 2026 10:00:05,{i5},PID6,pan_verification,200,Success,\"₹1,23,456.84\",NA,Credit\n"
+        )),
         "{text}"
     );
     let rows = lines(&bytes);
@@ -291,7 +312,7 @@ async fn parts_split_at_the_boundary_with_a_header_each() {
         let (_, bytes) = download(&app, url).await;
         let rows = lines(&bytes);
         assert_eq!(rows.len(), 4, "header + 3 rows");
-        assert!(rows[0].starts_with("#|Date|"));
+        assert!(rows[0].starts_with("#|Date (IST)|"));
         // The running number continues across parts.
         assert!(rows[1].starts_with(&format!("{}|", i * 3 + 1)), "{rows:?}");
     }
@@ -457,7 +478,10 @@ async fn a_partners_export_never_holds_another_partners_rows() {
     assert_eq!(e["total_records"], 5, "{e}");
     let (_, bytes) = download(&app, e["urls"][0].as_str().unwrap()).await;
     let rows = lines(&bytes);
-    assert_eq!(rows[0], "#|Date|User ID|PID|Services|Amount|Balance|Type");
+    assert_eq!(
+        rows[0],
+        "#|Date (IST)|User ID|Email|Transaction ID|PID|Services|Status Code|Status|Amount|Balance|Type"
+    );
     let users: std::collections::BTreeSet<i64> = rows[1..]
         .iter()
         .map(|r| r.split('|').nth(2).unwrap().parse().unwrap())
@@ -498,7 +522,7 @@ async fn a_partners_export_never_holds_another_partners_rows() {
     .await;
     assert_eq!(all["total_records"], 9);
     let (_, bytes) = download(&app, all["urls"][0].as_str().unwrap()).await;
-    assert!(lines(&bytes)[0].starts_with("#|Date|Partner ID|User ID|"));
+    assert!(lines(&bytes)[0].starts_with("#|Date (IST)|Partner ID|User ID|Email|"));
     let one = export(&app, &admin, json!({"kind": "api_transactions", "from": "2026-11-01", "to": "2026-11-01", "partner_id": b.id})).await;
     assert_eq!(one["total_records"], 4);
     let (s, _) = app
@@ -549,7 +573,7 @@ async fn wallet_entries_of_the_partners_own_wallets() {
     assert_eq!(e["total_records"], 1, "the partner's own wallet only: {e}");
     let (_, bytes) = download(&app, e["urls"][0].as_str().unwrap()).await;
     let rows = lines(&bytes);
-    assert_eq!(rows[0], "#|Date|Wallet|Type|Amount|Balance");
+    assert_eq!(rows[0], "#|Date (IST)|Wallet|Type|Amount|Balance");
     assert!(
         rows[1].ends_with("|API|Credit|₹50,000.00|₹50,000.00"),
         "{rows:?}"

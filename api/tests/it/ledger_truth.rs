@@ -151,16 +151,11 @@ async fn a_refunded_call_and_a_manual_credit_read_alike_on_every_list_and_file()
             rows[0]["Type"].as_str(),
             rows[0]["Balance"].as_str()
         ),
-        (
-            Some("Refund"),
-            Some(refunded.to_string().as_str()),
-            Some("Credit"),
-            Some("₹997.00")
-        )
+        ("Refund", refunded.to_string().as_str(), "Credit", "₹997.00")
     );
     assert_eq!(
         (rows[1]["Status"].as_str(), rows[1]["Services"].as_str()),
-        (Some("Refunded"), Some("pan_check"))
+        ("Refunded", "pan_check")
     );
     assert_eq!(
         (
@@ -168,7 +163,7 @@ async fn a_refunded_call_and_a_manual_credit_read_alike_on_every_list_and_file()
             rows[3]["Status"].as_str(),
             rows[3]["Transaction ID"].as_str()
         ),
-        (Some("Manual credit"), Some("_"), Some("_"))
+        ("Manual credit", "_", "_")
     );
 
     // User Transactions (the users' side) and My Transactions (the partner's): the refunded call
@@ -246,7 +241,7 @@ async fn a_refunded_call_and_a_manual_credit_read_alike_on_every_list_and_file()
                 row["Amount"].as_str(),
                 row["Email"].is_empty()
             ),
-            (Some("500"), Some("Refunded"), Some("₹0.00"), false),
+            ("500", "Refunded", "₹0.00", false),
             "{side}"
         );
         assert_eq!(
@@ -384,7 +379,7 @@ async fn a_row_near_midnight_ist_is_on_its_ist_day_in_filter_list_and_file() {
         assert_eq!(rows.len(), 1, "{day}: {rows:?}");
         assert_eq!(
             (rows[0]["PID"].as_str(), rows[0]["Date (IST)"].as_str()),
-            (Some(pid), Some(shown))
+            (pid, shown)
         );
     }
 }

@@ -354,14 +354,16 @@ async fn counted_lists_answer_first_far_and_last_pages_with_exact_totals() {
         )
     };
     let cases: Vec<(String, String)> = vec![
+        // One user's calls (User Detail's tab is that user's wallet ledger, counted below).
         (
-            format!("/api/v1/partner/users/{a}/api-transactions"),
+            format!("/api/v1/partner/api-transactions?user_id={a}"),
             txns(&format!("AND t.user_id = {a}")),
         ),
+        // Days are IST days: 15 Nov 00:00 IST is 14 Nov 18:30 UTC.
         (
-            format!("/api/v1/partner/users/{a}/api-transactions?from=2026-11-15&to=2026-11-18"),
+            format!("/api/v1/partner/api-transactions?user_id={a}&from=2026-11-15&to=2026-11-18"),
             txns(&format!(
-                "AND t.user_id = {a} AND t.created_at >= '2026-11-15Z' AND t.created_at < '2026-11-19Z'"
+                "AND t.user_id = {a} AND t.created_at >= '2026-11-15 00:00+05:30' AND t.created_at < '2026-11-19 00:00+05:30'"
             )),
         ),
         (
@@ -371,7 +373,9 @@ async fn counted_lists_answer_first_far_and_last_pages_with_exact_totals() {
         ("/api/v1/partner/api-transactions".into(), txns("")),
         (
             "/api/v1/partner/api-transactions?from=2026-11-12&to=2026-11-16".into(),
-            txns("AND t.created_at >= '2026-11-12Z' AND t.created_at < '2026-11-17Z'"),
+            txns(
+                "AND t.created_at >= '2026-11-12 00:00+05:30' AND t.created_at < '2026-11-17 00:00+05:30'",
+            ),
         ),
         (
             format!("/api/v1/partner/api-transactions?user_id={c}"),
@@ -386,7 +390,7 @@ async fn counted_lists_answer_first_far_and_last_pages_with_exact_totals() {
         ),
         (
             "/api/v1/partner/api-transactions?services=CHECK&from=2026-11-14".into(),
-            txns("AND t.service LIKE '%check' AND t.created_at >= '2026-11-14Z'"),
+            txns("AND t.service LIKE '%check' AND t.created_at >= '2026-11-14 00:00+05:30'"),
         ),
         (
             format!("/api/v1/partner/api-transactions?services=gst&user_id={a}"),
@@ -437,7 +441,9 @@ async fn counted_lists_answer_first_far_and_last_pages_with_exact_totals() {
                 "/api/v1/superadmin/clients/{}/api-logs?from=2026-11-10&to=2026-11-10",
                 p.id
             ),
-            client_logs("AND t.created_at >= '2026-11-10Z' AND t.created_at < '2026-11-11Z'"),
+            client_logs(
+                "AND t.created_at >= '2026-11-10 00:00+05:30' AND t.created_at < '2026-11-11 00:00+05:30'",
+            ),
         ),
     ] {
         same_page(&app, &admin, &path, &sql, 1, 7).await;
@@ -513,7 +519,9 @@ async fn counted_lists_answer_first_far_and_last_pages_with_exact_totals() {
         ),
         (
             format!("/api/v1/partner/users/{a}/wallet-entries?from=2026-11-19&to=2026-11-19"),
-            entries("AND created_at >= '2026-11-19Z' AND created_at < '2026-11-20Z'"),
+            entries(
+                "AND created_at >= '2026-11-19 00:00+05:30' AND created_at < '2026-11-20 00:00+05:30'",
+            ),
         ),
     ] {
         for page in [1, 5, 20, 43, 44] {

@@ -629,7 +629,7 @@ async fn branding_by_subdomain_or_host_and_the_branded_index() {
         );
         assert!(
             html.contains(&format!(
-                "<link rel=\"icon\" id=\"app-favicon\" href=\"http://localhost:8080/files/{favicon}"
+                "<link rel=\"icon\" id=\"app-favicon\" href=\"/files/{favicon}"
             )),
             "{html}"
         );

@@ -213,7 +213,9 @@ async fn price_charged_shows_in_the_users_transaction_lists() {
         .unwrap();
     let (s, page) = app
         .get(
-            &format!("/api/v1/partner/users/{u}/api-transactions"),
+            // The user's calls: User Transactions narrowed to the user (User Detail's tab is
+            // the wallet's ledger).
+            &format!("/api/v1/partner/api-transactions?user_id={u}"),
             Some(&p.token),
         )
         .await;
@@ -248,7 +250,7 @@ async fn price_charged_shows_in_the_users_transaction_lists() {
     }
     let (_, products) = app
         .get(
-            &format!("/api/v1/partner/users/{u}/product-transactions"),
+            &format!("/api/v1/partner/product-transactions?user_id={u}"),
             Some(&p.token),
         )
         .await;

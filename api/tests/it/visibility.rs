@@ -39,7 +39,10 @@ async fn each_scope_sets_what_it_names_and_reads_it_back() {
         let (s, b) = app.get(&path, Some(&p.token)).await;
         assert_eq!(
             (s, b.clone()),
-            (200, json!({"apis": {}, "categories": {}})),
+            (
+                200,
+                json!({"apis": {}, "categories": {}, "hidden_by_platform": []})
+            ),
             "absent means shown: {path}"
         );
         let (s, b) = patch(
@@ -61,7 +64,7 @@ async fn each_scope_sets_what_it_names_and_reads_it_back() {
         // The earlier key stays; the category takes the catalogue's spelling.
         assert_eq!(
             b,
-            json!({"apis": {"pan_verify": false, "gst_verify": true}, "categories": {"Identity": false}})
+            json!({"apis": {"pan_verify": false, "gst_verify": true}, "categories": {"Identity": false}, "hidden_by_platform": []})
         );
         let (_, again) = app.get(&path, Some(&p.token)).await;
         assert_eq!(again, b);
@@ -74,7 +77,7 @@ async fn each_scope_sets_what_it_names_and_reads_it_back() {
         .await;
         assert_eq!(
             b,
-            json!({"apis": {"pan_verify": true, "gst_verify": true}, "categories": {"Identity": true}}),
+            json!({"apis": {"pan_verify": true, "gst_verify": true}, "categories": {"Identity": true}, "hidden_by_platform": []}),
             "stored in the catalogue's spelling"
         );
     }
@@ -82,9 +85,24 @@ async fn each_scope_sets_what_it_names_and_reads_it_back() {
     let path = format!("/api/v1/superadmin/clients/{}/visibility", p.id);
     let (s, b) = patch(&app, &path, &json!({"apis": {"gst_verify": false}}), &admin).await;
     assert_eq!((s, b["apis"]["gst_verify"].clone()), (200, json!(false)));
-    // The partner's own view does not show the super admin's setting, and cannot undo it.
+    // The partner's own setting stays its own and cannot undo the super admin's; its view and
+    // each user's name the API as hidden by the platform (My APIs shows it so).
     let (_, mine) = app.get("/api/v1/partner/visibility", Some(&p.token)).await;
     assert_eq!(mine["apis"]["gst_verify"], true);
+    assert_eq!(mine["hidden_by_platform"], json!(["gst_verify"]));
+    let (_, theirs) = app
+        .get(
+            &format!("/api/v1/partner/users/{u}/visibility"),
+            Some(&p.token),
+        )
+        .await;
+    assert_eq!(theirs["hidden_by_platform"], json!(["gst_verify"]));
+    let (_, admins) = app.get(&path, Some(&admin)).await;
+    assert_eq!(
+        admins["hidden_by_platform"],
+        json!([]),
+        "the super admin's own view"
+    );
     assert!(!callable(&app, p.id, u, "gst_verify").await);
     assert_eq!(
         fixtures::count(&app, "SELECT count(*) FROM api_visibility").await,
