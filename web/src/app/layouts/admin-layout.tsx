@@ -1,4 +1,6 @@
-// The partner admin shell (spec part 1 "Admin area shell").
+// The partner admin shell (spec part 1 "Admin area shell"). The top bar also carries the link
+// to the partner's user dashboard (its site), which the wizard's last step promises is
+// "available later in the admin dashboard".
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Shell, type NavItem } from '@/components/layouts/shell';
@@ -54,7 +56,16 @@ export function AdminLayout() {
           Logout
         </button>
       }
-      topbar={<WalletBalances />}
+      topbar={
+        <>
+          {me.data?.user_dashboard_url && (
+            <a className="site-link" href={me.data.user_dashboard_url} target="_blank" rel="noreferrer">
+              User dashboard: {me.data.user_dashboard_url.replace(/^https?:\/\//, '')}
+            </a>
+          )}
+          <WalletBalances />
+        </>
+      }
     >
       <ConfirmDialog
         open={confirmLogout}

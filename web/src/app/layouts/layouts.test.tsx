@@ -13,6 +13,7 @@ const me = {
   logo_url: '/files/logo.png',
   favicon_url: null,
   onboarding_step: 6,
+  user_dashboard_url: 'http://acme.localhost:8080',
   theme: { primary: '#112233', secondary: '#445566', tertiary: '#778899' },
 };
 
@@ -46,6 +47,7 @@ describe('AdminLayout', () => {
     expect(await screen.findByText('₹12,34,567.89')).toBeInTheDocument();
     expect(screen.getByText('₹50,000.50')).toBeInTheDocument();
     expect(await screen.findByAltText('Acme KYC')).toHaveAttribute('src', '/files/logo.png');
+    expect(screen.getByRole('link', { name: 'User dashboard: acme.localhost:8080' })).toHaveAttribute('href', 'http://acme.localhost:8080');
     await waitFor(() => expect(document.documentElement.style.getPropertyValue('--primary')).toBe('#112233'));
   });
 
