@@ -127,7 +127,7 @@ pub fn check_amount(amount_paise: i64) -> Result<i64> {
 /// The most a partner credits one of its users in one entry: ₹10,00,000. End users pay the
 /// partner outside the platform, so nothing but the partner's word backs a manual credit; a
 /// bigger one is a slip of the finger (one click once credited ₹10,00,00,00,000).
-pub const MAX_USER_CREDIT_PAISE: i64 = 10_00_000_00;
+pub const MAX_USER_CREDIT_PAISE: i64 = 100_000_000;
 
 /// A manual credit of a user's wallet within [`MAX_USER_CREDIT_PAISE`]; debits are bounded
 /// by the balance already.
