@@ -47,6 +47,7 @@ mod sessions;
 mod settings;
 mod sign_in_attempts;
 mod signup_customization;
+mod slow_clients;
 mod storage;
 mod superadmin_guard;
 mod transactions;
