@@ -14,5 +14,6 @@ pub mod queue;
 pub mod sessions;
 pub mod spreadsheet;
 pub mod storage;
+pub mod text;
 pub mod upstream_addr;
 pub mod worker_processes;
