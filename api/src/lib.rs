@@ -70,6 +70,7 @@ pub fn app(state: AppState) -> Router {
     let metrics = state.metrics.clone();
     Router::from(routes::router())
         .fallback(web)
+        .layer(axum::middleware::from_fn(error::framework_errors))
         .layer(axum::middleware::from_fn(move |req, next| metrics::track(metrics.clone(), req, next)))
         .layer(axum::middleware::map_response(move |res: axum::response::Response| {
             let security = security.clone();

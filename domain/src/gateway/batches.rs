@@ -139,6 +139,12 @@ pub struct NewBatch<'a> {
 /// job and records it with [`set_job`]).
 pub async fn create(conn: &mut PgConnection, b: &NewBatch<'_>, parsed: &Parsed) -> Result<i64> {
     let file_name: String = b.file_name.trim().chars().take(200).collect();
+    if !crate::infra::text::is_single_line(&file_name) {
+        return Err(Error::invalid(
+            "file_name",
+            "File name contains invalid characters",
+        ));
+    }
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO batches (partner_id, user_id, key_id, service, sandbox, ip, file_name, columns, total_rows)
          VALUES ($1, $2, $3, $4, $5, $6::inet, $7, $8, $9) RETURNING id",
