@@ -10,6 +10,16 @@ use crate::{
     gateway_support::{self as gs, Upstream},
 };
 
+/// (method, path, body, the field refused, partner or admin token, API key).
+type Case<'a> = (
+    &'a str,
+    String,
+    Value,
+    &'a str,
+    Option<&'a str>,
+    Option<&'a str>,
+);
+
 const BIDI: [&str; 4] = ["\u{202e}", "\u{2066}", "\u{202d}", "\u{200f}"];
 
 async fn send(
@@ -61,7 +71,7 @@ async fn bidi_and_control_characters_are_refused_in_every_display_field() {
     for mark in BIDI.iter().chain(["\u{1b}", "\u{7}"].iter()) {
         let text = format!("Acme{mark}gnp.exe");
         // (method, path, body, field, partner token?, api key?)
-        let cases: Vec<(&str, String, Value, &str, Option<&str>, Option<&str>)> = vec![
+        let cases: Vec<Case> = vec![
             (
                 "PUT",
                 "/api/v1/partner/branding".into(),

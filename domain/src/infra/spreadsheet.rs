@@ -142,14 +142,14 @@ pub fn read_strict(text: &str) -> Result<Vec<Record>, BadCsv> {
     if !cells.is_empty() || !cell.is_empty() {
         end_record(&mut cells, &mut cell, record_line);
     }
-    if let Some(width) = records.first().map(|r| r.cells.len()) {
-        if let Some(r) = records.iter().find(|r| r.cells.len() != width) {
-            return Err(BadCsv(format!(
-                "Row {} has {} cells but the file has {width} columns",
-                r.line,
-                r.cells.len()
-            )));
-        }
+    if let Some(width) = records.first().map(|r| r.cells.len())
+        && let Some(r) = records.iter().find(|r| r.cells.len() != width)
+    {
+        return Err(BadCsv(format!(
+            "Row {} has {} cells but the file has {width} columns",
+            r.line,
+            r.cells.len()
+        )));
     }
     Ok(records)
 }
