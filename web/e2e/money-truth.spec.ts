@@ -97,7 +97,11 @@ test('a refunded call and a manual credit read alike in the ledger tab and its e
   const refunded = refundedCall(user, partner, `E2E-REFUND-${Date.now()}`, 777);
 
   await page.goto('/user-accounts');
-  await page.getByRole('button', { name: 'View details' }).nth(3).click();
+  await page
+    .locator('li.user-card')
+    .filter({ has: page.locator('dd').getByText(String(user), { exact: true }) })
+    .getByRole('button', { name: 'View details' })
+    .click();
   await page.getByRole('tab', { name: 'API Transactions' }).click();
   const table = page.locator('.data-table tbody tr');
   await expect(table.filter({ hasText: 'Manual credit' }).first()).toBeVisible();

@@ -1,4 +1,4 @@
-//! What a partner earns (the dashboard's earnings): for a period of UTC days, the revenue (what
+//! What a partner earns (the dashboard's earnings): for a period of IST days, the revenue (what
 //! its end users paid for successful API calls), the cost (what the partner paid for them) and
 //! the margin, per day and per API. Read from `earnings_counts`, which a trigger on
 //! `api_transactions` keeps in the writers' own transactions (migration
@@ -16,7 +16,7 @@ pub const MAX_DAYS: i64 = 366;
 /// The period shown when none is asked for: the last 30 days, today included.
 pub const DEFAULT_DAYS: i64 = 30;
 
-/// A checked period of whole UTC days, both ends included.
+/// A checked period of whole IST days, both ends included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Period {
     pub from: NaiveDate,
