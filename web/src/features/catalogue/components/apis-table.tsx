@@ -1,8 +1,11 @@
-// API's (super admin): the catalogue, 10 per page, 'Add new', and Edit opening the modal.
+// API's (super admin): the catalogue, 10 per page, a search (name, service or PID; in the URL,
+// so a new API is found without paging to it), 'Add new', and Edit opening the modal.
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { DataTable, usePageParam } from '@/components/ui/data-table';
+import { FilterPanel } from '@/components/ui/filter-panel';
+import { useUrlFilter } from '@/lib/url-filter';
 import { errorMessage } from '@/lib/api-client';
 import { formatRupees } from '@/lib/format';
 import { useApis } from '../api/get-apis';
@@ -10,10 +13,12 @@ import type { CatalogueApi } from '../api/types';
 import { ApiFormModal } from './api-form-modal';
 
 const PAGE_SIZE = 10;
+const SEARCH_KEYS = ['q'] as const;
 
 export function ApisTable() {
   const [page] = usePageParam();
-  const apis = useApis(page);
+  const search = useUrlFilter(SEARCH_KEYS);
+  const apis = useApis(page, search.values.q);
   const msg = useTimedMessage();
   const [editing, setEditing] = useState<CatalogueApi | 'new' | null>(null);
 
@@ -45,6 +50,7 @@ export function ApisTable() {
           Add new
         </button>
       </div>
+      <FilterPanel name="Search APIs" fields={[{ key: 'q', label: 'Search' }]} value={search.values} onApply={search.apply} onClear={search.clear} />
       <Alert message={msg.message} onClose={msg.clear} />
       {apis.isError && <Alert message={{ kind: 'error', text: errorMessage(apis.error) }} />}
       <DataTable
