@@ -206,6 +206,8 @@ pub enum Mail {
     LowBalance(LowBalance),
     /// TruBank: the partner decided on a bank-statement verification request (its row id).
     BankStatementDecided { request_id: i64 },
+    /// A webhook endpoint failed every delivery for 5 days and was disabled: to its owner.
+    WebhookDisabled { endpoint_id: i64 },
 }
 
 impl Task for SendMail {
@@ -324,6 +326,11 @@ impl SendMail {
             Mail::LowBalance(low) => crate::wallets::alert_mail(conn, low).await?,
             Mail::BankStatementDecided { request_id } => {
                 crate::trubank::decision_mail(conn, *request_id).await?
+            }
+            Mail::WebhookDisabled { endpoint_id } => {
+                crate::webhooks::endpoints::disabled_notice(conn, *endpoint_id)
+                    .await?
+                    .map(|(to, _, url)| texts::webhook_disabled(&to, &url))
             }
         };
         Ok(built.map(|mut e| {

@@ -56,3 +56,4 @@ mod uploads;
 mod users;
 mod visibility;
 mod wallets;
+mod webhooks;

@@ -135,6 +135,18 @@ pub async fn signup(
             }
             other => other.into(),
         })?;
+    domain::webhooks::emit(
+        &mut tx,
+        domain::webhooks::Owner::partner(partner_id),
+        domain::webhooks::USER_SIGNED_UP,
+        serde_json::json!({
+            "user_id": id,
+            "email": new.email,
+            "first_name": new.first_name,
+            "last_name": new.last_name,
+        }),
+    )
+    .await?;
     let session = start_user_session(
         &state,
         &mut tx,
