@@ -29,6 +29,7 @@ mod logs;
 mod mail;
 mod onboarding;
 mod operations;
+mod ops_metrics;
 mod partner_smtp;
 mod payment_settings;
 mod plans;

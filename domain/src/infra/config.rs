@@ -225,6 +225,9 @@ pub struct Config {
     /// `GET /metrics` wants `Authorization: Bearer {this}` when set (`METRICS_TOKEN`); unset,
     /// it is open, for a scraper on a private network.
     pub metrics_token: Option<String>,
+    /// Each worker serves its own `/metrics` on this port (`WORKER_METRICS_PORT`, on `HOST`);
+    /// unset, it serves none.
+    pub worker_metrics_port: Option<u16>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -518,6 +521,10 @@ impl Config {
             partner_smtp_allow_private: parsed("PARTNER_SMTP_ALLOW_PRIVATE", false)?,
             trusted_proxies: trusted_proxies(raw("TRUSTED_PROXIES").as_deref().unwrap_or(""))?,
             metrics_token: raw("METRICS_TOKEN"),
+            worker_metrics_port: match raw("WORKER_METRICS_PORT") {
+                None => None,
+                Some(_) => Some(parsed("WORKER_METRICS_PORT", 0u16)?),
+            },
         })
     }
 
