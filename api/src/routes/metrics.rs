@@ -34,8 +34,9 @@ pub struct Scope {
 
 /// Prometheus text format: this process's requests (by route and status, with durations), the
 /// gateway's calls (by outcome and service, upstream and overhead times), the process and build;
-/// or, with `scope=platform`, the queue's database-wide gauges. With `METRICS_TOKEN` set it
-/// wants `Authorization: Bearer …`.
+/// or, with `scope=platform`, the queue's database-wide gauges. Only on the platform's own host
+/// (404 on a partner's site); with `METRICS_TOKEN` set it wants `Authorization: Bearer …`
+/// (`scripts/run` generates one).
 #[utoipa::path(get, path = "/metrics", tag = "operations", params(Scope),
     responses((status = 200, description = "Prometheus text format", content_type = "text/plain"), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn metrics(
@@ -43,6 +44,10 @@ pub async fn metrics(
     Query(scope): Query<Scope>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
+    // Partner sites share this api: their hosts are the public's, and the counters are ours.
+    if !crate::sites::is_platform_host(&state, &headers) {
+        return Err(ApiError::not_found());
+    }
     if let Some(token) = &state.config.metrics_token {
         let given = headers
             .get(header::AUTHORIZATION)
