@@ -21,6 +21,7 @@ use sqlx::PgConnection;
 use crate::{
     Error, Result,
     error::Violations,
+    infra::{email_address::normalize_email, text::is_plain_text},
     wallets::{self, Owner, WalletKind},
 };
 
@@ -28,16 +29,6 @@ pub const EMAIL_TAKEN: &str = "This email is already registered";
 pub const USER_NAME_TAKEN: &str = "This user name is already taken";
 /// The password rule sign-up enforces, as for every password.
 pub use crate::auth::passwords::RULE as PASSWORD_RULE;
-/// Text that Postgres can store and people can read: no control characters (a NUL byte would
-/// even make the database refuse the statement).
-pub fn is_plain_text(s: &str) -> bool {
-    !s.chars().any(|c| c.is_control() && c != '\n' && c != '\t')
-}
-
-/// E-mail addresses are compared and stored lower-cased (the column is citext too).
-pub fn normalize_email(email: &str) -> String {
-    email.trim().to_lowercase()
-}
 
 pub fn is_user_name(s: &str) -> bool {
     (3..=40).contains(&s.len())

@@ -570,7 +570,7 @@ async fn demo_bank_statements(
             bank_name: bank.into(),
             file_key: format!(
                 "{}{DEMO_STATEMENT}",
-                crate::trubank::statement_folder(partner_id, user_id)
+                crate::infra::storage::upload::statement_folder(partner_id, user_id)
             ),
         };
         let r = match crate::trubank::submit(

@@ -8,9 +8,10 @@ use crate::{
     Error, Result,
     infra::{
         audit::{self, Actor},
+        email_address::normalize_email,
         sessions::{self, PrincipalKind},
+        text::is_plain_text,
     },
-    partners::{is_plain_text, normalize_email},
 };
 
 /// The kind of account, with what scopes it.

@@ -181,8 +181,7 @@ pub struct UserPriceChange {
     pub price_paise: crate::money::Paise,
 }
 
-/// The largest price anyone may set: ₹1 crore per call.
-pub const MAX_PRICE_PAISE: i64 = 1_000_000_000;
+pub use crate::money::MAX_PRICE_PAISE;
 
 /// Sets an end user's prices (only the rows the partner changed are sent). All or nothing:
 /// any unknown service or bad price refuses the whole list. Returns how many rows changed.
