@@ -5,8 +5,11 @@
 //! count. Failures are retried with exponential backoff (see `runner`), up to `MAX_ATTEMPTS`.
 
 pub mod aggregate_ip_hits;
+pub mod bookkeeping;
 pub mod bulk_update_prices;
+pub mod deliver_webhook;
 pub mod export_csv;
+pub mod metrics;
 pub mod noop;
 pub mod overview;
 pub mod provision_subdomain;
@@ -29,6 +32,7 @@ pub use domain::infra::queue::Task;
 
 pub use aggregate_ip_hits::AggregateIpHits;
 pub use bulk_update_prices::BulkUpdatePrices;
+pub use deliver_webhook::DeliverWebhook;
 pub use export_csv::ExportCsv;
 pub use noop::Noop;
 pub use provision_subdomain::ProvisionSubdomain;

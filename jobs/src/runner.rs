@@ -14,8 +14,8 @@ use apalis_cron::{CronScheduler, Tick};
 use apalis_postgres::{Config as QueueConfig, PostgresStorage};
 
 use crate::{
-    AggregateIpHits, BulkUpdatePrices, ExportCsv, Job, JobContext, Noop, ProvisionSubdomain,
-    PruneExports, PruneJobs, RunBatch, SendMail, SettlePending, SmtpTest, Task,
+    AggregateIpHits, BulkUpdatePrices, DeliverWebhook, ExportCsv, Job, JobContext, Noop,
+    ProvisionSubdomain, PruneExports, PruneJobs, RunBatch, SendMail, SettlePending, SmtpTest, Task,
 };
 
 /// Finished jobs are pruned hourly (at minute 17, away from the top-of-hour crowd).
@@ -34,7 +34,14 @@ const IN_PROCESS_WORKER: &str = "in-process";
 /// Runs one fetched job: its handler, then (on failure) the retry backoff. The worker and
 /// [`run_pending`] both go through here; the `Err` is what `last_result` records.
 async fn execute<J: Job>(job: J, ctx: &JobContext, id: &str) -> Result<(), String> {
-    match job.run(ctx).await {
+    let clock = std::time::Instant::now();
+    let result = job.run(ctx).await;
+    crate::bookkeeping::observe(
+        J::KIND,
+        if result.is_ok() { "done" } else { "failed" },
+        clock.elapsed(),
+    );
+    match result {
         Ok(()) => Ok(()),
         Err(err) => {
             let moved = sqlx::query(
@@ -147,7 +154,7 @@ pub async fn run_pending(ctx: &JobContext) -> anyhow::Result<usize> {
 }
 
 /// Every job kind's queue name, in the order [`run_pending`] drains them.
-pub const KINDS: [&str; 11] = [
+pub const KINDS: [&str; 12] = [
     SendMail::KIND,
     ProvisionSubdomain::KIND,
     AggregateIpHits::KIND,
@@ -158,6 +165,7 @@ pub const KINDS: [&str; 11] = [
     ExportCsv::KIND,
     PruneExports::KIND,
     RunBatch::KIND,
+    DeliverWebhook::KIND,
     Noop::KIND,
 ];
 
@@ -178,6 +186,7 @@ async fn run_kind(kind: &str, payload: &[u8], ctx: &JobContext, id: &str) -> Res
         ExportCsv::KIND => decoded::<ExportCsv>(payload, ctx, id).await,
         PruneExports::KIND => decoded::<PruneExports>(payload, ctx, id).await,
         RunBatch::KIND => decoded::<RunBatch>(payload, ctx, id).await,
+        DeliverWebhook::KIND => decoded::<DeliverWebhook>(payload, ctx, id).await,
         Noop::KIND => decoded::<Noop>(payload, ctx, id).await,
         other => Err(format!("no handler for job kind {other}")),
     }
@@ -238,6 +247,7 @@ pub fn monitor(ctx: &JobContext, instance: &str) -> anyhow::Result<Monitor> {
     let m = queue_worker!(m, ctx, instance, ExportCsv);
     let m = queue_worker!(m, ctx, instance, PruneExports);
     let m = queue_worker!(m, ctx, instance, RunBatch);
+    let m = queue_worker!(m, ctx, instance, DeliverWebhook);
     let m = queue_worker!(m, ctx, instance, Noop);
     let m = periodic!(
         m,

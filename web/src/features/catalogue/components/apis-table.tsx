@@ -3,10 +3,10 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
+import { usePageParam } from '@/components/ui/data-table';
 import { FilterPanel } from '@/components/ui/filter-panel';
+import { QueryTable } from '@/components/ui/query-table';
 import { useUrlFilter } from '@/lib/url-filter';
-import { errorMessage } from '@/lib/api-client';
 import { formatRupees } from '@/lib/format';
 import { useApis } from '../api/get-apis';
 import type { CatalogueApi } from '../api/types';
@@ -52,13 +52,10 @@ export function ApisTable() {
       </div>
       <FilterPanel name="Search APIs" fields={[{ key: 'q', label: 'Search' }]} value={search.values} onApply={search.apply} onClear={search.clear} />
       <Alert message={msg.message} onClose={msg.clear} />
-      {apis.isError && <Alert message={{ kind: 'error', text: errorMessage(apis.error) }} />}
-      <DataTable
+      <QueryTable
+        query={apis}
         columns={columns}
-        data={apis.data?.items ?? []}
-        pageCount={apis.data?.pages ?? 1}
         pageSize={PAGE_SIZE}
-        isLoading={apis.isLoading}
         emptyText="No apis available"
         getRowId={(r) => String(r.id)}
       />

@@ -4,9 +4,8 @@
 // refunded call nets to ₹0: its Amount is what stayed paid, its Balance the one after the
 // refund, and its Status says so; the export of the screen reads the same.
 import type { ColumnDef } from '@tanstack/react-table';
-import { Alert } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
-import { errorMessage } from '@/lib/api-client';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { formatDate, formatRupees } from '@/lib/format';
 import type { PartnerFilter } from '@/lib/partner-filter';
 import { usePartnerTransactions } from '../api/get-partner-transactions';
@@ -57,13 +56,10 @@ export function PartnerTransactionsTable({ kind, side, filter }: { kind: Transac
   const q = usePartnerTransactions(kind, filter, page);
   return (
     <>
-      {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}
-      <DataTable
+      <QueryTable
+        query={q}
         columns={columnsFor(kind, side, page)}
-        data={q.data?.items ?? []}
-        pageCount={q.data?.pages ?? 1}
         pageSize={PAGE_SIZE}
-        isLoading={q.isLoading}
         emptyText="No transactions available"
         getRowId={(r) => String(r.id)}
       />
