@@ -16,6 +16,7 @@ use futures::stream::BoxStream;
 use sqlx::{PgConnection, Postgres, QueryBuilder, Row, postgres::PgRow};
 
 use super::{Job, Kind, Scope, Side, format};
+use crate::money;
 use crate::wallets::transactions::{Filter, PartnerFilter};
 
 /// One exported row, borrowed from the database's row (no copy of its text). Each kind fills
@@ -407,10 +408,10 @@ impl RowWriter {
                     Some(s) => format::number(c, s.max(0) as u64),
                     None => c.push_str("Pending"),
                 },
-                Column::Amount => format::rupees(c, r.amount_paise),
+                Column::Amount => money::write_rupees(c, r.amount_paise),
                 // The screens show 'NA' for a balance that was not recorded.
                 Column::Balance => match r.balance_paise {
-                    Some(b) => format::rupees(c, b),
+                    Some(b) => money::write_rupees(c, b),
                     None => c.push_str("NA"),
                 },
                 Column::Type => c.push_str(if r.entry_type == Some("credit") {
