@@ -39,6 +39,8 @@ pub struct Credentials {
     pub last_name: String,
     pub password_hash: String,
     pub is_active: bool,
+    /// False after a self sign-up until the mailed link is opened (`portal::signup`).
+    pub email_verified: bool,
 }
 
 /// The user of `partner_id` with this e-mail: a user of another partner is never found, so it
@@ -52,7 +54,8 @@ pub async fn credentials_by_email(
         return Ok(None);
     }
     Ok(sqlx::query_as(
-        "SELECT id, partner_id, first_name, last_name, password_hash, is_active
+        "SELECT id, partner_id, first_name, last_name, password_hash, is_active,
+                email_verified_at IS NOT NULL AS email_verified
            FROM end_users WHERE partner_id = $1 AND email = $2",
     )
     .bind(partner_id)
@@ -161,7 +164,8 @@ pub async fn credentials_by_id(
     user_id: i64,
 ) -> Result<Option<Credentials>> {
     Ok(sqlx::query_as(
-        "SELECT id, partner_id, first_name, last_name, password_hash, is_active
+        "SELECT id, partner_id, first_name, last_name, password_hash, is_active,
+                email_verified_at IS NOT NULL AS email_verified
            FROM end_users WHERE partner_id = $1 AND id = $2",
     )
     .bind(partner_id)

@@ -95,6 +95,12 @@ pub async fn login(
             "Your account is inactive. Please contact support.",
         ));
     }
+    // Only the right password gets this far, so it tells nothing about the address.
+    if !c.email_verified {
+        return Err(ApiError::forbidden(
+            "Please verify your email address first: open the link we sent you",
+        ));
+    }
     Ok(Json(
         start_user_session(
             &state,
