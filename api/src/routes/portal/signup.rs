@@ -6,11 +6,12 @@ use axum::{
     http::{HeaderMap, StatusCode},
 };
 use domain::{
+    auth::accounts::Kind,
     auth::captcha,
+    auth::passwords::{self, NewPassword},
     auth::tokens::{self, Purpose},
     infra::crypto,
     mail::{Mail, SendMail},
-    partners,
     partners::users::NewUser,
     portal,
 };
@@ -37,7 +38,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(reset_password))
 }
 
-const RESET_EXPIRED: &str = "Session expired ! Please try again";
 pub const TERMS_REQUIRED: &str = "Please accept the terms and conditions";
 
 /// The active site the request is for: (partner id, sub-domain); 404 when there is none.
@@ -115,10 +115,7 @@ pub async fn signup(
         .as_deref()
         .is_some_and(|c| c != req.password)
     {
-        return Err(ApiError::field(
-            "confirm_password",
-            partners::PASSWORD_MISMATCH,
-        ));
+        return Err(ApiError::field("confirm_password", passwords::MISMATCH));
     }
     if settings.terms && !req.accept_terms {
         return Err(ApiError::field("accept_terms", TERMS_REQUIRED));
@@ -180,7 +177,7 @@ pub async fn verify_email(
     let Some((user_id, hash)) = pending else {
         return Err(ApiError::bad_request(VERIFY_EXPIRED));
     };
-    if !partners::password_matches(&req.password, Some(&hash)).await {
+    if !passwords::matches(&req.password, Some(&hash)).await {
         const WRONG: &str = "This is not the password you signed up with";
         let mut e = ApiError::unauthorized(WRONG);
         e.fields.insert("password".into(), WRONG.into());
@@ -263,22 +260,6 @@ pub struct ResetTokenUser {
     pub first_name: String,
 }
 
-/// The user a live reset link of this site is for (does not use it up). 400 'Session expired !
-/// Please try again' for a link that is unknown, expired, used, or of another partner's site.
-async fn reset_user(
-    state: &AppState,
-    partner_id: i64,
-    token: &str,
-) -> ApiResult<portal::Credentials> {
-    let mut conn = state.pool.acquire().await?;
-    let user_id = tokens::peek_user(&mut conn, Purpose::ResetPassword, token.trim())
-        .await?
-        .ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
-    portal::account::credentials_by_id(&mut conn, partner_id, user_id)
-        .await?
-        .ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))
-}
-
 /// Checks a reset link before the new-password form shows.
 #[utoipa::path(post, path = "/me/reset-password/verify", tag = "portal", params(SiteQuery), request_body = ResetToken,
     responses((status = 200, body = ResetTokenUser), (status = 400, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
@@ -289,7 +270,9 @@ pub async fn reset_password_verify(
     Json(req): Json<ResetToken>,
 ) -> ApiResult<Json<ResetTokenUser>> {
     let (partner_id, _) = site(&state, &q, &headers).await?;
-    let c = reset_user(&state, partner_id, &req.token).await?;
+    // 400 'Session expired ! Please try again' for a link that is unknown, expired, used, or of
+    // another partner's site.
+    let c = passwords::reset_account(&state.pool, Kind::User { partner_id }, &req.token).await?;
     Ok(Json(ResetTokenUser {
         first_name: c.first_name,
     }))
@@ -317,25 +300,16 @@ pub async fn reset_password(
     Query(q): Query<SiteQuery>,
     Json(req): Json<UserResetPassword>,
 ) -> ApiResult<Json<Message>> {
-    partners::check_new_password(&req.new_password, Some(&req.confirm_new_password))?;
+    let new_password = NewPassword::parse(&req.new_password, Some(&req.confirm_new_password))?;
     let (partner_id, _) = site(&state, &q, &headers).await?;
     // Another site's link is refused before it is used up.
-    let c = reset_user(&state, partner_id, &req.token).await?;
-    let hash = crypto::hash_password_pooled(&req.new_password)
-        .await
-        .map_err(ApiError::internal)?;
-    let mut tx = state.pool.begin().await?;
-    let id = tokens::consume_user(&mut tx, Purpose::ResetPassword, req.token.trim())
-        .await?
-        .ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
-    if id != c.id {
-        return Err(ApiError::bad_request(RESET_EXPIRED));
-    }
-    portal::account::set_password(&mut tx, partner_id, id, &hash, "user.reset_password", None)
-        .await?;
-    // The link came by mail: the address is the user's.
-    portal::signup::mark_verified(&mut tx, id).await?;
-    tx.commit().await?;
+    passwords::reset(
+        &state.pool,
+        Kind::User { partner_id },
+        &req.token,
+        &new_password,
+    )
+    .await?;
     state.sessions.forget(None);
     Ok(message(
         "Your password has been reset. Please log in with your new password.",
