@@ -110,9 +110,9 @@ pub async fn pending_hash(
     .await?)
 }
 
-/// (first name, last name) of a user, for the session's answer.
-pub async fn names(conn: &mut PgConnection, user_id: i64) -> Result<(String, String)> {
-    sqlx::query_as("SELECT first_name, last_name FROM end_users WHERE id = $1")
+/// (first name, last name, e-mail) of a user, for the session's answer and the webhook.
+pub async fn names(conn: &mut PgConnection, user_id: i64) -> Result<(String, String, String)> {
+    sqlx::query_as("SELECT first_name, last_name, email::text FROM end_users WHERE id = $1")
         .bind(user_id)
         .fetch_optional(conn)
         .await?

@@ -189,7 +189,20 @@ pub async fn verify_email(
         return Err(ApiError::bad_request(VERIFY_EXPIRED));
     }
     portal::signup::mark_verified(&mut tx, user_id).await?;
-    let (first_name, last_name) = portal::signup::names(&mut tx, user_id).await?;
+    let (first_name, last_name, email) = portal::signup::names(&mut tx, user_id).await?;
+    // The partner hears of a user once it exists for good: after the address is verified.
+    domain::webhooks::emit(
+        &mut tx,
+        domain::webhooks::Owner::partner(partner_id),
+        domain::webhooks::USER_SIGNED_UP,
+        serde_json::json!({
+            "user_id": user_id,
+            "email": email,
+            "first_name": first_name,
+            "last_name": last_name,
+        }),
+    )
+    .await?;
     let summary = UserSummary {
         id: user_id,
         first_name,
