@@ -197,6 +197,10 @@ pub enum Mail {
     /// The portal's forgot password for an end user of `partner_id`: looked up, and its token
     /// issued, when the mail is built (as [`Mail::PasswordReset`]).
     UserPasswordReset { partner_id: i64, email: String },
+    /// Portal self sign-up on `partner_id`'s site with `email`: the verification link, or the
+    /// owner's notice when the address already has a verified account, chosen (and its token
+    /// issued) when the mail is built (`portal::signup`).
+    UserSignup { partner_id: i64, email: String },
     /// Add User Manually: the mail to the new end user.
     AccountCreated { partner_id: i64, user_id: i64 },
     /// The low-balance alert to the partner that owns the wallet (`wallets::LowBalance`'s

@@ -3,6 +3,7 @@
 //! modules'; the portal only scopes them to the user of the session.
 
 pub mod account;
+pub mod signup;
 pub mod site;
 pub mod top_up;
 pub mod usage;

@@ -131,6 +131,33 @@ async fn build(
                 }
             }
         }
+        Mail::UserSignup { partner_id, email } => {
+            match portal::signup::signup_target(conn, *partner_id, email).await? {
+                None => None,
+                Some(t) if t.verified => Some(texts::user_signup_existing(
+                    &t.email,
+                    &t.first_name,
+                    &t.site_title,
+                    &config.partner_site_url(&t.subdomain),
+                )),
+                Some(t) => {
+                    let token = tokens::issue_for(
+                        conn,
+                        Purpose::VerifyEmail,
+                        tokens::Subject::User(t.user_id),
+                        tokens::VERIFY_EMAIL_TTL,
+                    )
+                    .await?;
+                    Some(texts::user_verify_email(
+                        &t.email,
+                        &t.first_name,
+                        &t.site_title,
+                        &config.partner_site_url(&t.subdomain),
+                        &token,
+                    ))
+                }
+            }
+        }
         Mail::AccountCreated {
             partner_id,
             user_id,

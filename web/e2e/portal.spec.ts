@@ -222,7 +222,7 @@ test('a user edits its profile and finds how to top up', async ({ page }) => {
   await page.screenshot({ path: 'test-results/portal-top-up-phone.png', fullPage: true });
 });
 
-test('a visitor signs up on the site, forgets the password and sets a new one from the mailed link', async ({ page }) => {
+test('a visitor signs up on the site, verifies the address from the mailed link, forgets the password and sets a new one', async ({ page }) => {
   const email = `portal.e2e.${Date.now()}@example.in`;
   await page.goto(site('/'));
   await page.locator('.site-header').getByRole('link', { name: 'Sign up' }).click();
@@ -243,6 +243,16 @@ test('a visitor signs up on the site, forgets the password and sets a new one fr
     await terms.check();
     await page.getByRole('button', { name: 'Sign Up' }).click();
   }
+  // No session before the address is verified; the answer would be the same for a known one.
+  await expect(page.getByText(/We have sent you an email: open its link to verify your address/)).toBeVisible();
+  await expect(page).toHaveURL(/\/signup$/);
+  const verify = await waitForLink(email, /http:\/\/demo\.localhost:\d+\/verify-email\/[A-Za-z0-9_-]+/);
+  await page.goto(verify);
+  await expect(page.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
+  await page.getByLabel('Password', { exact: true }).fill('Meera@12345');
+  await noSeriousAxeViolations(page);
+  await page.screenshot({ path: 'test-results/portal-verify-email.png', fullPage: true });
+  await page.getByRole('button', { name: 'Verify and sign in' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByText('Welcome, Meera.')).toBeVisible();
 

@@ -97,10 +97,57 @@ async fn portal_signup_only_when_the_partner_allows_it_with_terms_and_per_partne
     mismatch["confirm_password"] = json!("Other@123");
     assert_eq!(signup(&app, "acme", &mismatch).await.0, 422);
 
-    // Created, signed in, partial access and empty wallets.
+    // Issue 22: no session before the address is verified, and one answer for every address.
     let (s, body) = signup(&app, "acme", &signup_body("Meera@Example.in")).await;
-    assert_eq!(s, 201, "{body}");
+    assert_eq!(s, 202, "{body}");
+    assert!(
+        body.get("token").is_none(),
+        "no session before verification: {body}"
+    );
+    let sent = body.clone();
+    assert_eq!(
+        login(&app, "acme", "meera@example.in", "Secret@123")
+            .await
+            .0,
+        403,
+        "an unverified user cannot sign in"
+    );
+    let mails = queued_mails(&app).await;
+    let (_, subject, text) = mails
+        .iter()
+        .rev()
+        .find(|(to, _, _)| to == "meera@example.in")
+        .expect("a mail");
+    assert_eq!(subject, "Verify your email address");
+    let link = token_after(
+        text,
+        &format!("{}/verify-email/", app.config.partner_site_url("acme")),
+    );
+    let verify = |token: String, password: &'static str, sub: &'static str| {
+        let app = &app;
+        async move {
+            post_as(
+                app,
+                &fresh_ip(),
+                &format!("/api/v1/me/verify-email?subdomain={sub}"),
+                &json!({"token": token, "password": password}),
+                None,
+            )
+            .await
+        }
+    };
+    // Another site does not take the link; a wrong password leaves it usable.
+    assert_eq!(verify(link.clone(), "Secret@123", "beta").await.0, 400);
+    let (s, body) = verify(link.clone(), "Wrong@1234", "acme").await;
+    assert_eq!(
+        (s, body["error"]["fields"]["password"].is_string()),
+        (401, true),
+        "{body}"
+    );
+    let (s, body) = verify(link.clone(), "Secret@123", "acme").await;
+    assert_eq!(s, 200, "{body}");
     let tok = body["token"].as_str().unwrap().to_owned();
+    assert_eq!(verify(link, "Secret@123", "acme").await.0, 400, "one use");
     let (s, me) = app.get("/api/v1/me", Some(&tok)).await;
     assert_eq!(s, 200, "{me}");
     assert_eq!(
@@ -114,12 +161,64 @@ async fn portal_signup_only_when_the_partner_allows_it_with_terms_and_per_partne
         .await
         .unwrap();
     assert_eq!(partner, a.partner.id);
-    let (s, body) = signup(&app, "acme", &signup_body("meera@example.in")).await;
     assert_eq!(
-        (s, body["error"]["fields"]["email"].is_string()),
-        (409, true),
-        "{body}"
+        login(&app, "acme", "meera@example.in", "Secret@123")
+            .await
+            .0,
+        200
     );
+
+    // A known address: the same answer, the account untouched, and a notice to its owner.
+    let mut again = signup_body("meera@example.in");
+    again["password"] = json!("Taken@1234");
+    again["confirm_password"] = json!("Taken@1234");
+    let (s, body) = signup(&app, "acme", &again).await;
+    assert_eq!(
+        (s, &body),
+        (202, &sent),
+        "the answer does not say the address is known"
+    );
+    let mails = queued_mails(&app).await;
+    let (_, subject, text) = mails.last().unwrap();
+    assert_eq!(subject, "Someone tried to sign up with your email address");
+    assert!(!text.contains("/verify-email/"), "{text}");
+    assert_eq!(
+        login(&app, "acme", "meera@example.in", "Taken@1234")
+            .await
+            .0,
+        401
+    );
+    assert_eq!(
+        login(&app, "acme", "meera@example.in", "Secret@123")
+            .await
+            .0,
+        200
+    );
+
+    // Someone else's address signed up first: the owner's own sign-up replaces it, and the
+    // squatter's password does not open the owner's link.
+    let mut squat = signup_body("owner@example.in");
+    squat["password"] = json!("Squat@1234");
+    squat["confirm_password"] = json!("Squat@1234");
+    assert_eq!(signup(&app, "acme", &squat).await.0, 202);
+    assert_eq!(
+        signup(&app, "acme", &signup_body("owner@example.in"))
+            .await
+            .0,
+        202
+    );
+    let mails = queued_mails(&app).await;
+    let (_, _, text) = mails
+        .iter()
+        .rev()
+        .find(|(to, _, _)| to == "owner@example.in")
+        .unwrap();
+    let link = token_after(
+        text,
+        &format!("{}/verify-email/", app.config.partner_site_url("acme")),
+    );
+    assert_eq!(verify(link.clone(), "Squat@1234", "acme").await.0, 401);
+    assert_eq!(verify(link, "Secret@123", "acme").await.0, 200);
 
     // Terms off: no acceptance needed. The same e-mail at another partner is another account,
     // and the account of one site does not sign in on the other.
@@ -128,7 +227,7 @@ async fn portal_signup_only_when_the_partner_allows_it_with_terms_and_per_partne
     body["accept_terms"] = json!(false);
     body["password"] = json!("Other@1234");
     body["confirm_password"] = json!("Other@1234");
-    assert_eq!(signup(&app, "beta", &body).await.0, 201);
+    assert_eq!(signup(&app, "beta", &body).await.0, 202);
     assert_eq!(
         login(&app, "beta", "meera@example.in", "Secret@123")
             .await

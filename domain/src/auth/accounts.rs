@@ -68,7 +68,8 @@ pub struct Account {
     pub user_name: String,
     pub password_hash: String,
     pub is_active: bool,
-    /// A partner verifies its e-mail before it may sign in; the others count as verified.
+    /// A partner, and an end user who signed up on the portal, verifies its e-mail before it
+    /// may sign in; super admins and users a partner added count as verified.
     pub email_verified: bool,
 }
 
@@ -93,7 +94,7 @@ macro_rules! select {
     (user, $where:literal) => {
         concat!(
             "SELECT id, email::text, first_name, last_name, '' AS user_name, password_hash, is_active,
-                    true AS email_verified
+                    email_verified_at IS NOT NULL AS email_verified
                FROM end_users WHERE partner_id = $2 AND ",
             $where
         )
@@ -196,6 +197,17 @@ pub async fn set_password(
 }
 
 /// A partner's e-mail is proven (its verification link, or a reset link mailed to it).
+/// An end user's address is verified (a mailed link was used: sign-up or reset).
+pub async fn mark_user_email_verified(conn: &mut PgConnection, user_id: i64) -> Result<()> {
+    sqlx::query(
+        "UPDATE end_users SET email_verified_at = coalesce(email_verified_at, now()) WHERE id = $1",
+    )
+    .bind(user_id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 pub async fn mark_email_verified(conn: &mut PgConnection, partner_id: i64) -> Result<()> {
     sqlx::query("UPDATE partners SET email_verified_at = coalesce(email_verified_at, now()), updated_at = now() WHERE id = $1")
         .bind(partner_id)

@@ -156,8 +156,11 @@ pub async fn reset(
     }
     let action = format!("{}.reset_password", kind.name());
     accounts::set_password(&mut tx, kind, account.id, &hash, &action, None).await?;
-    if kind == Kind::Partner {
-        accounts::mark_email_verified(&mut tx, account.id).await?;
+    // The link came by mail: the address is the account's.
+    match kind {
+        Kind::Partner => accounts::mark_email_verified(&mut tx, account.id).await?,
+        Kind::User { .. } => accounts::mark_user_email_verified(&mut tx, account.id).await?,
+        Kind::SuperAdmin => {}
     }
     tx.commit().await?;
     Ok(())

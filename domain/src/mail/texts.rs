@@ -54,6 +54,41 @@ pub fn user_reset_password(
     )
 }
 
+/// Portal self sign-up: the link that verifies the address (24 hours, one use; the page asks
+/// for the sign-up's password).
+pub fn user_verify_email(
+    to: &str,
+    first_name: &str,
+    site_title: &str,
+    site_url: &str,
+    token: &str,
+) -> Email {
+    let link = format!("{site_url}/verify-email/{token}");
+    Email::new(
+        to,
+        "Verify your email address",
+        format!(
+            "Hello {first_name},\n\nThank you for signing up at {site_title}. Open this link and enter the password you chose to \
+             verify your email address and sign in (it is valid for 24 hours and works once):\n\n{link}\n\nIf you did not sign up, \
+             you can ignore this email: no account is opened without it.\n"
+        ),
+    )
+}
+
+/// Portal self sign-up with an address that already has a verified account: its owner is told,
+/// instead of the one who signed up (the sign-up's answer never says the address is known).
+pub fn user_signup_existing(to: &str, first_name: &str, site_title: &str, site_url: &str) -> Email {
+    Email::new(
+        to,
+        "Someone tried to sign up with your email address",
+        format!(
+            "Hello {first_name},\n\nSomeone tried to create an account at {site_title} with this email address, which already has \
+             an account. If it was you, sign in at {site_url}/login, or set a new password at {site_url}/forgot-password. If it was \
+             not you, you can ignore this email: nothing has changed.\n"
+        ),
+    )
+}
+
 /// Add User Manually: the new end user learns it has an account (never its password).
 pub fn account_created(to: &str, first_name: &str, user_id: i64) -> Email {
     Email::new(

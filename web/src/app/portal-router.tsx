@@ -15,6 +15,7 @@ const Login = lazy(() => import('./routes/portal/login'));
 const SignUp = lazy(() => import('./routes/portal/signup'));
 const ForgotPassword = lazy(() => import('./routes/portal/forgot-password'));
 const ResetPassword = lazy(() => import('./routes/portal/reset-password'));
+const VerifyEmail = lazy(() => import('./routes/portal/verify-email'));
 const Dashboard = lazy(() => import('./routes/portal/dashboard'));
 const Apis = lazy(() => import('./routes/portal/apis'));
 const ApiKeys = lazy(() => import('./routes/portal/api-keys'));
@@ -46,6 +47,7 @@ export const portalRoutes: RouteObject[] = [
       },
       { path: portalPaths.forgotPassword, element: el(ForgotPassword) },
       { path: portalPaths.resetPassword, element: el(ResetPassword) },
+      { path: portalPaths.verifyEmail, element: el(VerifyEmail) },
       { path: portalPaths.logout, element: <PortalLogout /> },
       {
         element: <UserGuard />,

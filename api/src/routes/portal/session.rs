@@ -51,8 +51,10 @@ pub async fn login(
     let site = site_branding(&state, &sub)
         .await?
         .ok_or_else(|| ApiError::unauthorized(BAD_CREDENTIALS))?;
-    // End users are always verified; an inactive one is refused inside.
-    let (SignedIn::Ready(c) | SignedIn::Unverified(c)) = sign_in::sign_in(
+    // An inactive user is refused inside; one who signed up and has not opened the mailed link
+    // yet gets no session (only the right password gets that far: it tells nothing about the
+    // address).
+    let c = match sign_in::sign_in(
         &state.pool,
         Kind::User {
             partner_id: site.partner_id,
@@ -60,7 +62,15 @@ pub async fn login(
         &req.email,
         &req.password,
     )
-    .await?;
+    .await?
+    {
+        SignedIn::Ready(c) => c,
+        SignedIn::Unverified(_) => {
+            return Err(ApiError::forbidden(
+                "Please verify your email address first: open the link we sent you",
+            ));
+        }
+    };
     let mut conn = state.pool.acquire().await?;
     Ok(Json(
         start_user_session(

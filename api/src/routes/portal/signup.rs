@@ -9,9 +9,10 @@ use domain::{
     auth::accounts::Kind,
     auth::captcha,
     auth::passwords::{self, NewPassword},
+    auth::tokens::{self, Purpose},
     infra::crypto,
     mail::{Mail, SendMail},
-    partners::users::{self, NewUser},
+    partners::users::NewUser,
     portal,
 };
 use serde::{Deserialize, Serialize};
@@ -22,7 +23,7 @@ use crate::{
     client_ip::ClientIp,
     error::{ApiError, ApiResult},
     extract::{Json, Query},
-    ratelimit::{ForgotPasswordLimit, SignUpLimit},
+    ratelimit::{ForgotPasswordLimit, SignInLimit, SignUpLimit},
     reply::{Message, message},
     session::{UserSession, UserSummary, start_user_session},
     sites::{SiteQuery, requested_subdomain, site_branding},
@@ -31,6 +32,7 @@ use crate::{
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(signup))
+        .routes(routes!(verify_email))
         .routes(routes!(forgot_password))
         .routes(routes!(reset_password_verify))
         .routes(routes!(reset_password))
@@ -75,13 +77,18 @@ pub struct UserSignupRequest {
     pub captcha: serde_json::Value,
 }
 
-/// Self sign-up on `{subdomain}.{PLATFORM_DOMAIN}` (or `?subdomain=`), only while the partner's
-/// Signup Customization has `create_account` on (else 403); its terms must be accepted while
-/// `terms` is on (422 on `accept_terms`). The user starts with partial access (sandbox calls)
-/// and empty wallets, as Add User's default, and is signed in (201 with a session).
+/// What a sign-up answers, whatever happened to the address.
+pub const SIGNUP_SENT: &str = "Thank you for signing up. We have sent you an email: open its link to verify your address and sign in.";
+
+/// Self sign-up on `{subdomain}.{PLATFORM_DOMAIN}` (or `?subdomain=` where the Host names no
+/// site), only while the partner's Signup Customization has `create_account` on (else 403); its
+/// terms must be accepted while `terms` is on (422 on `accept_terms`). The address is verified
+/// before the first session (`domain::portal::signup`): 202 with the same message whether the
+/// address was new, awaiting verification, or already an account (whose owner is mailed a
+/// notice instead). The user starts with partial access (sandbox calls) and empty wallets.
 #[utoipa::path(post, path = "/me/signup", tag = "portal", params(SiteQuery), request_body = UserSignupRequest,
-    responses((status = 201, body = UserSession), (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
-              (status = 409, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+    responses((status = 202, body = Message), (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+              (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 pub async fn signup(
     _: SignUpLimit,
     ClientIp(ip): ClientIp,
@@ -89,8 +96,8 @@ pub async fn signup(
     headers: HeaderMap,
     Query(q): Query<SiteQuery>,
     Json(req): Json<UserSignupRequest>,
-) -> ApiResult<(StatusCode, Json<UserSession>)> {
-    let (partner_id, subdomain) = site(&state, &q, &headers).await?;
+) -> ApiResult<(StatusCode, Json<Message>)> {
+    let (partner_id, _) = site(&state, &q, &headers).await?;
     let settings = signup_settings(&state, partner_id).await?;
     if !settings.create_account {
         return Err(ApiError::forbidden("Sign up is not available on this site"));
@@ -114,38 +121,96 @@ pub async fn signup(
         return Err(ApiError::field("accept_terms", TERMS_REQUIRED));
     }
     captcha::verify(&state.pool, &state.config, &req.captcha).await?;
-    // Hashed before the transaction: waiting for the hashing pool must not hold locks.
+    // Hashed before the transaction, and for a known address too: the answer takes as long.
     let hash = crypto::hash_password_pooled(&new.password)
         .await
         .map_err(ApiError::internal)?;
     let mut tx = state.pool.begin().await?;
     let actor = domain::infra::audit::Actor::user(0).from_ip(ip);
-    let id = users::create_by(&mut tx, partner_id, &new, &hash, Some(actor)).await?;
+    portal::signup::register(&mut tx, partner_id, &new, &hash, actor).await?;
+    let mail = SendMail::of(Mail::UserSignup {
+        partner_id,
+        email: new.email.clone(),
+    })
+    .via_partner(partner_id);
+    jobs::enqueue(&mut tx, &mail).await?;
+    tx.commit().await?;
+    Ok((StatusCode::ACCEPTED, message(SIGNUP_SENT)))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct VerifyEmailRequest {
+    #[serde(default)]
+    pub token: String,
+    /// The password chosen at sign-up: a link from someone else's attempt on the same address
+    /// cannot open that person's account.
+    #[serde(default)]
+    pub password: String,
+}
+
+const VERIFY_EXPIRED: &str = "This link has expired or was already used. Please sign up again";
+
+/// The mailed sign-up link: `{token, password}` on the user's own site → the first session
+/// (200, as sign-in). 400 for an unknown, used or expired link or one of another site; 401 for
+/// a password that is not the sign-up's (the link stays usable).
+#[utoipa::path(post, path = "/me/verify-email", tag = "portal", params(SiteQuery), request_body = VerifyEmailRequest,
+    responses((status = 200, body = UserSession), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
+              (status = 404, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+pub async fn verify_email(
+    _: SignInLimit,
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(q): Query<SiteQuery>,
+    Json(req): Json<VerifyEmailRequest>,
+) -> ApiResult<Json<UserSession>> {
+    let (partner_id, subdomain) = site(&state, &q, &headers).await?;
+    let token = req.token.trim();
+    let pending = {
+        let mut conn = state.pool.acquire().await?;
+        match tokens::peek_user(&mut conn, Purpose::VerifyEmail, token).await? {
+            Some(id) => portal::signup::pending_hash(&mut conn, partner_id, id)
+                .await?
+                .map(|h| (id, h)),
+            None => None,
+        }
+    };
+    let Some((user_id, hash)) = pending else {
+        return Err(ApiError::bad_request(VERIFY_EXPIRED));
+    };
+    if !passwords::matches(&req.password, Some(&hash)).await {
+        const WRONG: &str = "This is not the password you signed up with";
+        let mut e = ApiError::unauthorized(WRONG);
+        e.fields.insert("password".into(), WRONG.into());
+        return Err(e);
+    }
+    let mut tx = state.pool.begin().await?;
+    // One conditional update: two requests with the same link cannot both win.
+    if tokens::consume_user(&mut tx, Purpose::VerifyEmail, token).await? != Some(user_id) {
+        return Err(ApiError::bad_request(VERIFY_EXPIRED));
+    }
+    portal::signup::mark_verified(&mut tx, user_id).await?;
+    let (first_name, last_name, email) = portal::signup::names(&mut tx, user_id).await?;
+    // The partner hears of a user once it exists for good: after the address is verified.
     domain::webhooks::emit(
         &mut tx,
         domain::webhooks::Owner::partner(partner_id),
         domain::webhooks::USER_SIGNED_UP,
         serde_json::json!({
-            "user_id": id,
-            "email": new.email,
-            "first_name": new.first_name,
-            "last_name": new.last_name,
+            "user_id": user_id,
+            "email": email,
+            "first_name": first_name,
+            "last_name": last_name,
         }),
     )
     .await?;
-    let session = start_user_session(
-        &state,
-        &mut tx,
-        UserSummary {
-            id,
-            first_name: new.first_name.clone(),
-            last_name: new.last_name.clone(),
-        },
-        subdomain,
-    )
-    .await?;
+    let summary = UserSummary {
+        id: user_id,
+        first_name,
+        last_name,
+    };
+    let session = start_user_session(&state, &mut tx, summary, subdomain).await?;
     tx.commit().await?;
-    Ok((StatusCode::CREATED, Json(session)))
+    Ok(Json(session))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]

@@ -6,6 +6,7 @@ export const portalPaths = {
   signup: '/signup',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password/:token',
+  verifyEmail: '/verify-email/:token',
   logout: '/logout',
   dashboard: '/dashboard',
   apis: '/apis',

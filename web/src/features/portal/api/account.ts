@@ -84,8 +84,16 @@ export const signUpSchema = (termsRequired: boolean) =>
     .refine((v) => !termsRequired || v.accept_terms, { message: 'Please accept the terms and conditions', path: ['accept_terms'] });
 export type SignUpInput = z.infer<ReturnType<typeof signUpSchema>>;
 
+/** 202 with the same message whether or not the address was known: the link comes by mail. */
 export const signUp = (input: SignUpInput, captcha: CaptchaAnswer) =>
-  api.post<UserSession>('/me/signup', { ...input, captcha }, { auth: 'none' });
+  api.post<{ message: string }>('/me/signup', { ...input, captcha }, { auth: 'none' });
+
+export const verifyEmailSchema = z.object({ password: z.string().min(1, 'Password is required') });
+export type VerifyEmailInput = z.infer<typeof verifyEmailSchema>;
+
+/** The mailed sign-up link with the sign-up's password: the first session. */
+export const verifyEmail = (token: string, input: VerifyEmailInput) =>
+  api.post<UserSession>('/me/verify-email', { token, ...input }, { auth: 'none' });
 
 export const forgotPasswordSchema = z.object({
   email: z.string().trim().min(1, 'Email is required').email('Please enter a valid email'),

@@ -1,6 +1,7 @@
 // Self sign-up on the partner's site (only while its Signup Customization allows it): the
 // account's details, the partner's terms to accept when it shows them, and the captcha. The
-// new user is signed in at once.
+// address is verified by a mailed link before the first session; the answer is the same
+// whether or not the address already had an account.
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -13,12 +14,12 @@ import { ApiError, errorMessage } from '@/lib/api-client';
 import { captchaPayload, useCaptcha } from '@/lib/captcha';
 import { useZodForm } from '@/lib/form';
 import { PASSWORD_GUIDANCE, signUp, signUpSchema, type SignUpInput } from '../api/account';
-import type { PublicPortal, UserSession } from '../api/types';
+import type { PublicPortal } from '../api/types';
 import { portalPaths } from '../paths';
 
-type Props = { signup: PublicPortal['signup']; onSignedUp: (session: UserSession) => void };
+type Props = { signup: PublicPortal['signup'] };
 
-export function SignUpForm({ signup, onSignedUp }: Props) {
+export function SignUpForm({ signup }: Props) {
   const { captcha, isLoading: captchaLoading, refresh } = useCaptcha('portal-signup');
   const [answer, setAnswer] = useState('');
   const msg = useTimedMessage();
@@ -37,7 +38,6 @@ export function SignUpForm({ signup, onSignedUp }: Props) {
 
   const submit = form.handleSubmit((data) =>
     mutation.mutate(data, {
-      onSuccess: onSignedUp,
       onError: (e) => {
         msg.error(errorMessage(e));
         setAnswer('');
@@ -46,6 +46,15 @@ export function SignUpForm({ signup, onSignedUp }: Props) {
     }),
   );
 
+  if (mutation.isSuccess) {
+    return (
+      <div className="form">
+        <Alert message={{ kind: 'success', text: mutation.data.message }} />
+        <p>The link works once, for 24 hours. Check your spam folder if it does not arrive.</p>
+        <Link to={portalPaths.login}>Back to Login</Link>
+      </div>
+    );
+  }
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Sign up">
       <Alert message={msg.message} onClose={msg.clear} />
