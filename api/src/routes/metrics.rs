@@ -37,7 +37,7 @@ pub async fn metrics(State(state): State<AppState>, headers: HeaderMap) -> ApiRe
     }
     let mut out = String::new();
     state.metrics.render(&mut out);
-    let kinds = jobs::overview::kinds(&state.pool, &jobs::runner::KINDS).await?;
+    let kinds = jobs::overview::kinds(&state.pool, jobs::registry::kinds()).await?;
     head(
         &mut out,
         "kyc_jobs",

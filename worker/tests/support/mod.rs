@@ -26,6 +26,13 @@ pub fn spawn_worker(db_url: &str, smtp_port: u16, extra: &[(&str, &str)]) -> Chi
         .env("RUST_LOG", "info")
         .stdout(Stdio::null())
         .stderr(Stdio::null());
+    // Its log, kept in its scratch folder for a failing test's post-mortem.
+    if let Ok(log) = std::fs::File::create(dir.join("worker.log")) {
+        if let Ok(copy) = log.try_clone() {
+            cmd.stdout(copy);
+        }
+        cmd.stderr(log);
+    }
     for (k, v) in extra {
         cmd.env(k, v);
     }
