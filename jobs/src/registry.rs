@@ -47,10 +47,21 @@ pub struct Registry {
     periodic: Vec<Periodic>,
 }
 
+/// A payload its kind cannot decode: it never will, so it is retried at once, without backoff,
+/// until its attempts run out.
+#[derive(Debug, thiserror::Error)]
+#[error("decoding the {kind} payload: {error}")]
+pub struct Undecodable {
+    pub kind: String,
+    pub error: String,
+}
+
 fn handle<'a, J: Job>(payload: &'a [u8], ctx: &'a JobContext) -> BoxFuture<'a, anyhow::Result<()>> {
     Box::pin(async move {
-        let job: J = serde_json::from_slice(payload)
-            .map_err(|e| anyhow::anyhow!("decoding the {} payload: {e}", J::KIND))?;
+        let job: J = serde_json::from_slice(payload).map_err(|e| Undecodable {
+            kind: J::KIND.into(),
+            error: e.to_string(),
+        })?;
         job.run(ctx).await
     })
 }
@@ -104,7 +115,11 @@ impl Registry {
     ) -> anyhow::Result<()> {
         match self.handlers.get(kind) {
             Some(handler) => handler(payload, ctx).await,
-            None => Err(anyhow::anyhow!("no handler for job kind {kind}")),
+            None => Err(Undecodable {
+                kind: kind.into(),
+                error: "no handler for this kind".into(),
+            }
+            .into()),
         }
     }
 }

@@ -21,6 +21,7 @@
 //! with an error, and the worker exits non-zero for its process manager to restart it.
 
 use std::{
+    collections::HashSet,
     future::Future,
     panic::AssertUnwindSafe,
     str::FromStr,
@@ -162,8 +163,35 @@ struct Claimed {
 
 /// A finished attempt on its way to the table, or the completer's stop.
 enum Finished {
-    Attempt { id: String, error: Option<String> },
+    Attempt(Ended),
     Flush(oneshot::Sender<()>),
+}
+
+/// How an attempt ended, for the table.
+struct Ended {
+    id: String,
+    /// `None`: done.
+    error: Option<String>,
+    /// A failure retried after the backoff; false for a payload that cannot be decoded, which
+    /// is retried at once until its attempts run out.
+    backoff: bool,
+}
+
+impl Ended {
+    fn of(id: String, result: &anyhow::Result<()>) -> Self {
+        match result {
+            Ok(()) => Self {
+                id,
+                error: None,
+                backoff: false,
+            },
+            Err(e) => Self {
+                id,
+                error: Some(format!("{e:#}")),
+                backoff: e.downcast_ref::<crate::registry::Undecodable>().is_none(),
+            },
+        }
+    }
 }
 
 /// Claims up to `n` due jobs of `kinds` (none of a paused kind) for `worker`, oldest first
@@ -220,11 +248,12 @@ async fn claim(
 async fn complete(
     pool: &PgPool,
     worker: &str,
-    done: &[(String, Option<String>)],
+    done: &[Ended],
     retry_base: Duration,
 ) -> sqlx::Result<u64> {
-    let ids: Vec<&str> = done.iter().map(|(id, _)| id.as_str()).collect();
-    let errors: Vec<Option<&str>> = done.iter().map(|(_, e)| e.as_deref()).collect();
+    let ids: Vec<&str> = done.iter().map(|d| d.id.as_str()).collect();
+    let errors: Vec<Option<&str>> = done.iter().map(|d| d.error.as_deref()).collect();
+    let backoff: Vec<bool> = done.iter().map(|d| d.backoff).collect();
     Ok(sqlx::query(
         "UPDATE apalis.jobs j
             SET status = CASE WHEN d.error IS NULL THEN 'Done' ELSE 'Failed' END,
@@ -233,8 +262,9 @@ async fn complete(
                                    ELSE jsonb_build_object('Err', d.error) END,
                 done_at = now(),
                 run_at = CASE WHEN d.error IS NULL THEN j.run_at
+                              WHEN NOT d.backoff THEN now()
                               ELSE now() + LEAST($3 * power(2, j.attempts), $4) * (0.8 + random() * 0.4) * interval '1 second' END
-           FROM unnest($1::text[], $2::text[]) AS d(id, error)
+           FROM unnest($1::text[], $2::text[], $6::bool[]) AS d(id, error, backoff)
           WHERE j.id = d.id AND j.lock_by = $5 AND j.status = 'Running'",
     )
     .bind(&ids)
@@ -242,6 +272,21 @@ async fn complete(
     .bind(retry_base.as_secs_f64().max(0.001))
     .bind(RETRY_MAX_SECS)
     .bind(worker)
+    .bind(&backoff)
+    .execute(pool)
+    .await?
+    .rows_affected())
+}
+
+/// Gives back to the queue the jobs locked by `worker` that it does not hold: claimed by a
+/// fetch whose answer never arrived. The attempt is not counted: they never ran.
+async fn unclaim_lost(pool: &PgPool, worker: &str, held: &[String]) -> sqlx::Result<u64> {
+    Ok(sqlx::query(
+        "UPDATE apalis.jobs SET status = 'Pending', lock_by = NULL, lock_at = NULL
+          WHERE lock_by = $1 AND status = 'Running' AND NOT (id = ANY($2))",
+    )
+    .bind(worker)
+    .bind(held)
     .execute(pool)
     .await?
     .rows_affected())
@@ -359,6 +404,11 @@ struct Engine {
     done: mpsc::UnboundedSender<Finished>,
     fetching: Failing,
     registered: AtomicBool,
+    /// Jobs this process claimed whose outcome is not written yet.
+    held: Mutex<HashSet<String>>,
+    /// A claim failed: its `UPDATE` may have committed with the answer lost on the way, which
+    /// leaves jobs locked by this process that it never received.
+    unsure: AtomicBool,
 }
 
 impl Engine {
@@ -422,14 +472,36 @@ impl Engine {
             beat_worker_row(&self.ctx.pool, &self.worker).await?;
             self.registered.store(true, Ordering::Release);
         }
+        if self.unsure.load(Ordering::Acquire) {
+            let held: Vec<String> = self.held().iter().cloned().collect();
+            let n = unclaim_lost(&self.ctx.pool, &self.worker, &held).await?;
+            if n > 0 {
+                tracing::warn!(
+                    jobs = n,
+                    "jobs claimed by a fetch whose answer was lost went back to the queue"
+                );
+            }
+            self.unsure.store(false, Ordering::Release);
+        }
         match claim(&self.ctx.pool, &self.worker, &self.kinds, n).await {
+            Ok(jobs) => {
+                self.held().extend(jobs.iter().map(|j| j.id.clone()));
+                Ok(jobs)
+            }
             Err(sqlx::Error::Database(d)) if d.is_foreign_key_violation() => {
                 // Our row in apalis.workers is gone (pruned by hand?): register again.
                 self.registered.store(false, Ordering::Release);
                 Err(sqlx::Error::Database(d).into())
             }
-            other => Ok(other?),
+            Err(e) => {
+                self.unsure.store(true, Ordering::Release);
+                Err(e.into())
+            }
         }
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Runs one claimed job in its slot and hands the outcome to the completer.
@@ -437,10 +509,9 @@ impl Engine {
         let started_at = Utc::now();
         let clock = Instant::now();
         let run = self.registry.dispatch(&job.kind, &job.payload, &self.ctx);
-        let error = match AssertUnwindSafe(run).catch_unwind().await {
-            Ok(Ok(())) => None,
-            Ok(Err(e)) => Some(format!("{e:#}")),
-            Err(panic) => Some(format!(
+        let result = match AssertUnwindSafe(run).catch_unwind().await {
+            Ok(r) => r,
+            Err(panic) => Err(anyhow::anyhow!(
                 "the handler panicked: {}",
                 panic
                     .downcast_ref::<&str>()
@@ -451,20 +522,21 @@ impl Engine {
         };
         let duration = clock.elapsed();
         drop(slot);
+        let ended = Ended::of(job.id, &result);
         attempt_ended(&AttemptEnd {
             kind: &job.kind,
-            job_id: &job.id,
+            job_id: &ended.id,
             attempt: job.attempts + 1,
             started_at,
             duration,
-            outcome: if error.is_none() {
+            outcome: if ended.error.is_none() {
                 Outcome::Done
             } else {
                 Outcome::Failed
             },
-            error: error.as_deref(),
+            error: ended.error.as_deref(),
         });
-        let _ = self.done.send(Finished::Attempt { id: job.id, error });
+        let _ = self.done.send(Finished::Attempt(ended));
     }
 
     /// Records finished attempts, many per statement, until flushed; retries a batch until it
@@ -473,21 +545,21 @@ impl Engine {
         self: Arc<Self>,
         mut rx: mpsc::UnboundedReceiver<Finished>,
     ) -> anyhow::Result<()> {
-        let mut batch: Vec<(String, Option<String>)> = vec![];
+        let mut batch: Vec<Ended> = vec![];
         let mut flush: Option<oneshot::Sender<()>> = None;
         let mut backoff = Backoff::new();
         let failing = Failing::default();
         loop {
             if batch.is_empty() && flush.is_none() {
                 match rx.recv().await {
-                    Some(Finished::Attempt { id, error }) => batch.push((id, error)),
+                    Some(Finished::Attempt(ended)) => batch.push(ended),
                     Some(Finished::Flush(tx)) => flush = Some(tx),
                     None => return Ok(()),
                 }
             }
             while batch.len() < COMPLETE_BATCH && flush.is_none() {
                 match rx.try_recv() {
-                    Ok(Finished::Attempt { id, error }) => batch.push((id, error)),
+                    Ok(Finished::Attempt(ended)) => batch.push(ended),
                     Ok(Finished::Flush(tx)) => flush = Some(tx),
                     Err(_) => break,
                 }
@@ -568,7 +640,11 @@ impl Engine {
     }
 
     async fn listen(&self) -> sqlx::Result<sqlx::postgres::PgListener> {
-        let options = self.ctx.pool.connect_options().as_ref().clone();
+        let options = match &self.ctx.config.database_listen_url {
+            Some(url) => url.parse::<sqlx::postgres::PgConnectOptions>()?,
+            None => self.ctx.pool.connect_options().as_ref().clone(),
+        }
+        .application_name("worker");
         let pool = sqlx::postgres::PgPoolOptions::new()
             .max_connections(1)
             .min_connections(0)
@@ -684,6 +760,8 @@ pub async fn run(
         done: done_tx,
         fetching: Failing::default(),
         registered: AtomicBool::new(false),
+        held: Mutex::new(HashSet::new()),
+        unsure: AtomicBool::new(false),
     });
     let (stop_tx, stop) = watch::channel(false);
     let mut fetcher = tokio::spawn(engine.clone().fetcher(stop.clone()));
@@ -791,28 +869,25 @@ pub async fn run_pending(ctx: &JobContext) -> anyhow::Result<usize> {
         };
         let started_at = Utc::now();
         let clock = Instant::now();
-        let error = registry
-            .dispatch(&job.kind, &job.payload, ctx)
-            .await
-            .err()
-            .map(|e| format!("{e:#}"));
+        let result = registry.dispatch(&job.kind, &job.payload, ctx).await;
+        let ended = Ended::of(job.id, &result);
         attempt_ended(&AttemptEnd {
             kind: &job.kind,
-            job_id: &job.id,
+            job_id: &ended.id,
             attempt: job.attempts + 1,
             started_at,
             duration: clock.elapsed(),
-            outcome: if error.is_none() {
+            outcome: if ended.error.is_none() {
                 Outcome::Done
             } else {
                 Outcome::Failed
             },
-            error: error.as_deref(),
+            error: ended.error.as_deref(),
         });
         complete(
             &ctx.pool,
             IN_PROCESS_WORKER,
-            &[(job.id, error)],
+            &[ended],
             ctx.config.job_retry_base,
         )
         .await?;

@@ -24,10 +24,10 @@ pub async fn run(
         tracing::warn!(error = %e, "could not record this worker process");
     }
     let result = crate::runner::run(ctx, registry, process.clone(), shutdown).await;
-    if result.is_ok() {
-        if let Err(e) = process.stopped(&pool).await {
-            tracing::warn!(error = %e, "could not record this worker's stop");
-        }
+    if result.is_ok()
+        && let Err(e) = process.stopped(&pool).await
+    {
+        tracing::warn!(error = %e, "could not record this worker's stop");
     }
     result
 }

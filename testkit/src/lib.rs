@@ -49,6 +49,7 @@ pub fn config(database_url: &str) -> Config {
     Config {
         database_url: database_url.to_owned(),
         database_max_connections: 10,
+        database_listen_url: None,
         redis_url: None,
         host: "127.0.0.1".into(),
         port: 0,

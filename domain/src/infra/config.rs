@@ -176,6 +176,10 @@ pub enum CaptchaConfig {
 pub struct Config {
     pub database_url: String,
     pub database_max_connections: u32,
+    /// Where a worker's one `LISTEN` connection goes (`DATABASE_LISTEN_URL`), when
+    /// `DATABASE_URL` points at a pooler in transaction mode, which cannot carry `LISTEN`;
+    /// unset, `DATABASE_URL`.
+    pub database_listen_url: Option<String>,
     pub redis_url: Option<String>,
     pub host: String,
     pub port: u16,
@@ -412,6 +416,7 @@ impl Config {
         }
         Ok(Self {
             database_url: database_url()?,
+            database_listen_url: raw("DATABASE_LISTEN_URL"),
             database_max_connections: parsed("DATABASE_MAX_CONNECTIONS", 20)?,
             redis_url: raw("REDIS_URL"),
             host: raw("HOST").unwrap_or_else(|| "0.0.0.0".into()),
