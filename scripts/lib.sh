@@ -113,3 +113,11 @@ ensure_chromium() {
 ensure_rust() {
   command -v cargo >/dev/null || die "cargo not found: install Rust (https://rustup.rs) first"
 }
+
+# scripts/test checks formatting and lints; a minimal rustup profile lacks both tools.
+ensure_rust_lints() {
+  if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
+    command -v rustup >/dev/null || die "cargo fmt and cargo clippy are needed: install rustfmt and clippy"
+    rustup component add rustfmt clippy
+  fi
+}

@@ -250,15 +250,13 @@ pub fn is_service_key(s: &str) -> bool {
 
 /// A unique violation names what is taken: the service key or the PID.
 fn taken(e: sqlx::Error) -> Error {
-    if let sqlx::Error::Database(d) = &e {
-        if d.is_unique_violation() {
-            return match d.constraint() {
-                Some(c) if c.contains("pid") => {
-                    Error::conflict("An API with this PID already exists")
-                }
-                _ => Error::conflict("An API with this service already exists"),
-            };
-        }
+    if let sqlx::Error::Database(d) = &e
+        && d.is_unique_violation()
+    {
+        return match d.constraint() {
+            Some(c) if c.contains("pid") => Error::conflict("An API with this PID already exists"),
+            _ => Error::conflict("An API with this service already exists"),
+        };
     }
     Error::Db(e)
 }

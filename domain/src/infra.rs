@@ -13,4 +13,5 @@ pub mod public_addr;
 pub mod queue;
 pub mod sessions;
 pub mod storage;
+pub mod text;
 pub mod worker_processes;

@@ -6,7 +6,47 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::{catalogue::pricing::MAX_PRICE_PAISE, wallets::MAX_AMOUNT_PAISE};
+/// The largest price anyone may set: ₹1 crore per call.
+pub const MAX_PRICE_PAISE: i64 = 1_000_000_000;
+
+/// Above this a single movement is a typo, not a payment: ₹1,000 crore.
+pub const MAX_AMOUNT_PAISE: i64 = 1_000_000_000_000;
+
+/// Which of an owner's two wallets: every wallet is one of these (design.md, "Money").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum WalletKind {
+    Api,
+    Product,
+}
+
+impl WalletKind {
+    pub const ALL: [WalletKind; 2] = [WalletKind::Api, WalletKind::Product];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WalletKind::Api => "api",
+            WalletKind::Product => "product",
+        }
+    }
+
+    /// The `{api|product}` of a path; anything else is a path that does not exist.
+    pub fn parse(s: &str) -> crate::Result<Self> {
+        match s {
+            "api" => Ok(WalletKind::Api),
+            "product" => Ok(WalletKind::Product),
+            _ => Err(crate::Error::NotFound),
+        }
+    }
+
+    /// The wallet's name on screens and in mails.
+    pub fn label(self) -> &'static str {
+        match self {
+            WalletKind::Api => "API Wallet",
+            WalletKind::Product => "Product Wallet",
+        }
+    }
+}
 
 /// A `*_paise` field of a request, classified but not yet judged: [`Paise::price`] and
 /// [`Paise::amount`] apply the rules and words of a price and of an amount to move.

@@ -133,11 +133,6 @@ pub struct Request {
 const COLUMNS: &str = "id, partner_id, user_id, request_id, account_name, account_number, bank_name, file_key, status, comments,
                        result_file_key, amount_paise, user_amount_paise, created_at, updated_at, decided_at";
 
-/// The folder of a user's statements: a request may only name a file in it.
-pub fn statement_folder(partner_id: i64, user_id: i64) -> String {
-    format!("partners/{partner_id}/users/{user_id}/statement/")
-}
-
 /// A request as the product API takes it, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Submission {
@@ -191,8 +186,9 @@ impl Submission {
         );
         if file_key.is_empty() {
             v.add("file_key", "Please select a file");
-        } else if !file_key.starts_with(&statement_folder(partner_id, user_id))
-            || storage::check_key(file_key).is_err()
+        } else if !file_key.starts_with(&crate::infra::storage::upload::statement_folder(
+            partner_id, user_id,
+        )) || storage::check_key(file_key).is_err()
         {
             v.add("file_key", INVALID_FILE);
         }

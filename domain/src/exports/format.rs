@@ -145,7 +145,7 @@ mod tests {
         assert_eq!(r(10_000_000_000), "₹10,00,00,000.00");
         assert_eq!(r(-150), "-₹1.50");
         // Agrees with the mail texts' formatter.
-        for p in [0, 7, 1_000_00, 12_34_567_89, 9_99_99_99_999] {
+        for p in [0, 7, 100_000, 123_456_789, 99_999_999_999] {
             assert_eq!(r(p), crate::wallets::format_inr(p));
         }
     }
