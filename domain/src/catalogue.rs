@@ -179,6 +179,17 @@ impl ApiInput {
             2000,
         );
         let curl_code = req("curl_code", &self.curl_code, "Curl code", 20000);
+        for (field, value) in [
+            ("name", &name),
+            ("category", &category),
+            ("description", &description),
+        ] {
+            v.check(
+                crate::infra::text::is_plain_text(value),
+                field,
+                "Please remove special characters",
+            );
+        }
         let response_code = response_object(&self.response_code).unwrap_or_else(|m| {
             v.add("response_code", m);
             serde_json::Value::Null

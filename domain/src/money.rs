@@ -115,8 +115,9 @@ impl Paise {
             Value::String(s) if s.trim().is_empty() => Paise::Missing,
             Value::Number(n) => match (n.as_i64(), n.as_f64()) {
                 (Some(i), _) => Paise::Whole(i),
-                // 100.0 is the integer 100; anything with a fraction, or too big for i64, is not.
-                (None, Some(f)) if f.fract() == 0.0 && f.abs() < 9.0e15 => Paise::Whole(f as i64),
+                // The contract's money is a JSON integer: `100.0` (or `1e2`) is a float, refused
+                // like `1.5`, so a client that computes amounts in floating point finds out
+                // before a rounding error moves a paisa.
                 (None, Some(f)) => Paise::NotWhole { negative: f < 0.0 },
                 (None, None) => Paise::NotWhole { negative: false },
             },
@@ -164,7 +165,11 @@ mod tests {
     #[test]
     fn only_json_integers_are_money() {
         assert_eq!(parse(r#"{"p": 100}"#), Paise::Whole(100));
-        assert_eq!(parse(r#"{"p": 100.0}"#), Paise::Whole(100));
+        assert_eq!(
+            parse(r#"{"p": 100.0}"#),
+            Paise::NotWhole { negative: false }
+        );
+        assert_eq!(parse(r#"{"p": 1e2}"#), Paise::NotWhole { negative: false });
         assert_eq!(parse(r#"{"p": -3}"#), Paise::Whole(-3));
         assert_eq!(parse(r#"{}"#), Paise::Missing);
         assert_eq!(parse(r#"{"p": null}"#), Paise::Missing);

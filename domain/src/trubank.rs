@@ -171,6 +171,11 @@ impl Submission {
             "account_name",
             "Account name must be at most 200 characters",
         );
+        v.check(
+            crate::infra::text::is_single_line(account_name),
+            "account_name",
+            "Account name contains invalid characters",
+        );
         if account_number.is_empty() {
             v.add("account_number", "Account number is required");
         } else if !(6..=20).contains(&account_number.len())
@@ -183,6 +188,11 @@ impl Submission {
             bank_name.chars().count() <= MAX_TEXT,
             "bank_name",
             "Bank name must be at most 200 characters",
+        );
+        v.check(
+            crate::infra::text::is_single_line(bank_name),
+            "bank_name",
+            "Bank name contains invalid characters",
         );
         if file_key.is_empty() {
             v.add("file_key", "Please select a file");
@@ -471,6 +481,11 @@ impl Decision {
             comment.is_none_or(|c| c.chars().count() <= MAX_COMMENT),
             "comment",
             "Comment must be at most 1000 characters",
+        );
+        v.check(
+            comment.is_none_or(crate::infra::text::is_plain_text),
+            "comment",
+            "Comment contains invalid characters",
         );
         let file_key = file_key.map(str::trim).filter(|k| !k.is_empty());
         let folder = format!("partners/{partner_id}/statement/");

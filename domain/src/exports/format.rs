@@ -113,15 +113,11 @@ pub fn rupees(out: &mut String, paise: i64) {
     two(out, p % 100);
 }
 
-/// Text from a person or an upstream, made safe for a spreadsheet: a value that starts with
-/// `=`, `+`, `-`, `@`, a tab or a carriage return would be read as a formula (OWASP's CSV
-/// injection), so it gets a leading apostrophe, which spreadsheets show as text and hide.
+/// Text from a person or an upstream, made safe for a spreadsheet by the platform's one rule
+/// (`infra::spreadsheet::neutralise`: a leading apostrophe on what could run as a formula).
 /// Commas, quotes and newlines are the CSV writer's to quote.
 pub fn text(out: &mut String, value: &str) {
-    if value.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        out.push('\'');
-    }
-    out.push_str(value);
+    crate::infra::spreadsheet::neutralise(out, value);
 }
 
 #[cfg(test)]
