@@ -119,6 +119,7 @@ pub async fn run(
         _ => return Err(domain::Error::InsufficientFunds.into()),
     };
 
+    let upstream_started = Instant::now();
     let answer = call::answer(
         &state.gateway.http,
         &state.config,
@@ -128,6 +129,7 @@ pub async fn run(
         &input,
     )
     .await;
+    let upstream = (!call.sandbox).then(|| upstream_started.elapsed());
     let (success, status_code) = answer.outcome();
     let vid = uuid::Uuid::new_v4().to_string();
     let log = CallLog {
@@ -157,6 +159,13 @@ pub async fn run(
         }
     };
 
+    state.metrics.gateway_call(
+        &call.price.service,
+        &call.price.category,
+        kept,
+        upstream,
+        started.elapsed(),
+    );
     let failure = answer.failure().unwrap_or_default();
     let answer = match answer {
         Upstream::Answered {

@@ -25,7 +25,9 @@ impl Job for PruneJobs {
         let sessions = domain::infra::sessions::prune_expired(&mut conn).await?;
         let tokens = domain::auth::tokens::prune_expired(&mut conn).await?;
         let attempts = domain::auth::sign_in_attempts::prune_old(&mut conn).await?;
-        tracing::info!(pruned, sessions, tokens, attempts, period = %self.period, "finished jobs and expired rows pruned");
+        let job_attempts =
+            domain::infra::job_attempts::prune(&mut conn, ctx.config.job_retention).await?;
+        tracing::info!(pruned, sessions, tokens, attempts, job_attempts, period = %self.period, "finished jobs and expired rows pruned");
         Ok(())
     }
 }

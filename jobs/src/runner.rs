@@ -128,6 +128,12 @@ pub struct AttemptEnd<'a> {
 /// Called once when any attempt ends, run here or lost with its process: the one place that
 /// sees every attempt (counters, histograms and attempt history hook in here).
 pub fn attempt_ended(a: &AttemptEnd<'_>) {
+    let outcome = match a.outcome {
+        Outcome::Done => "done",
+        Outcome::Failed => "failed",
+        Outcome::Lost => "lost",
+    };
+    crate::bookkeeping::observe(a.kind, outcome, a.duration);
     match a.outcome {
         Outcome::Done => tracing::debug!(
             kind = a.kind,
