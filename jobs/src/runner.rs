@@ -110,6 +110,8 @@ pub enum Outcome {
     Failed,
     /// The process running it stopped beating; the job went back to the queue.
     Lost,
+    /// Its payload could not be decoded (or its kind has no handler here): no handler ran.
+    Undecodable,
 }
 
 /// One ended attempt, as [`attempt_ended`] reports it.
@@ -128,12 +130,16 @@ pub struct AttemptEnd<'a> {
 /// Called once when any attempt ends, run here or lost with its process: the one place that
 /// sees every attempt (counters, histograms and attempt history hook in here).
 pub fn attempt_ended(a: &AttemptEnd<'_>) {
-    let outcome = match a.outcome {
-        Outcome::Done => "done",
-        Outcome::Failed => "failed",
-        Outcome::Lost => "lost",
+    let counted = match a.outcome {
+        Outcome::Done => Some("done"),
+        Outcome::Failed => Some("failed"),
+        Outcome::Lost => Some("lost"),
+        // No handler ran: nothing to time; the database keeps the attempt in its history.
+        Outcome::Undecodable => None,
     };
-    crate::bookkeeping::observe(a.kind, outcome, a.duration);
+    if let Some(outcome) = counted {
+        crate::bookkeeping::observe(a.kind, outcome, a.duration);
+    }
     match a.outcome {
         Outcome::Done => tracing::debug!(
             kind = a.kind,
@@ -142,7 +148,7 @@ pub fn attempt_ended(a: &AttemptEnd<'_>) {
             ms = a.duration.as_millis() as u64,
             "job done"
         ),
-        Outcome::Failed => tracing::warn!(
+        Outcome::Failed | Outcome::Undecodable => tracing::warn!(
             kind = a.kind,
             job = a.job_id,
             attempt = a.attempt,
@@ -184,6 +190,14 @@ struct Ended {
 }
 
 impl Ended {
+    fn outcome(&self) -> Outcome {
+        match (&self.error, self.backoff) {
+            (None, _) => Outcome::Done,
+            (Some(_), true) => Outcome::Failed,
+            (Some(_), false) => Outcome::Undecodable,
+        }
+    }
+
     fn of(id: String, result: &anyhow::Result<()>) -> Self {
         match result {
             Ok(()) => Self {
@@ -535,11 +549,7 @@ impl Engine {
             attempt: job.attempts + 1,
             started_at,
             duration,
-            outcome: if ended.error.is_none() {
-                Outcome::Done
-            } else {
-                Outcome::Failed
-            },
+            outcome: ended.outcome(),
             error: ended.error.as_deref(),
         });
         let _ = self.done.send(Finished::Attempt(ended));
@@ -883,11 +893,7 @@ pub async fn run_pending(ctx: &JobContext) -> anyhow::Result<usize> {
             attempt: job.attempts + 1,
             started_at,
             duration: clock.elapsed(),
-            outcome: if ended.error.is_none() {
-                Outcome::Done
-            } else {
-                Outcome::Failed
-            },
+            outcome: ended.outcome(),
             error: ended.error.as_deref(),
         });
         complete(
