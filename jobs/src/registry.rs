@@ -12,8 +12,8 @@ use domain::infra::config::Config;
 use futures::future::BoxFuture;
 
 use crate::{
-    AggregateIpHits, BulkUpdatePrices, ExportCsv, Job, JobContext, ProvisionSubdomain,
-    PruneExports, PruneJobs, RunBatch, SendMail, SettlePending, SmtpTest,
+    AggregateIpHits, BulkUpdatePrices, DeliverWebhook, ExportCsv, Job, JobContext,
+    ProvisionSubdomain, PruneExports, PruneJobs, RunBatch, SendMail, SettlePending, SmtpTest,
 };
 
 /// Finished jobs are pruned hourly (at minute 17, away from the top-of-hour crowd).
@@ -137,6 +137,7 @@ pub fn platform() -> Registry {
         .job::<ExportCsv>()
         .periodic::<PruneExports>(|_| PRUNE_EXPORTS_SCHEDULE.into())
         .job::<RunBatch>()
+        .job::<DeliverWebhook>()
 }
 
 static PLATFORM: LazyLock<Registry> = LazyLock::new(platform);
@@ -165,6 +166,7 @@ mod tests {
                 "export_csv",
                 "prune_exports",
                 "run_batch",
+                "deliver_webhook",
             ]
         );
         let periodic: Vec<_> = platform().periodic_kinds().iter().map(|p| p.kind).collect();

@@ -62,3 +62,4 @@ mod uploads;
 mod users;
 mod visibility;
 mod wallets;
+mod webhooks;
