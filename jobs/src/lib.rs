@@ -6,6 +6,7 @@
 
 pub mod aggregate_ip_hits;
 pub mod bookkeeping;
+pub mod browse;
 pub mod bulk_update_prices;
 pub mod export_csv;
 pub mod metrics;

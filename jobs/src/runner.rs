@@ -231,6 +231,17 @@ macro_rules! periodic {
     }};
 }
 
+/// The periodic jobs' kinds and cron schedules, as [`monitor`] registers them (the Jobs page
+/// shows them with their last and next run).
+pub fn schedules(config: &domain::infra::config::Config) -> Vec<(&'static str, &str)> {
+    vec![
+        (AggregateIpHits::KIND, config.ip_hits_schedule.as_str()),
+        (PruneJobs::KIND, PRUNE_SCHEDULE),
+        (PruneExports::KIND, PRUNE_EXPORTS_SCHEDULE),
+        (SettlePending::KIND, config.gateway.settle_schedule.as_str()),
+    ]
+}
+
 /// Every job kind and every schedule, registered in one place (a new kind goes here, in
 /// [`KINDS`] and in `run_kind`).
 pub fn monitor(ctx: &JobContext, instance: &str) -> anyhow::Result<Monitor> {

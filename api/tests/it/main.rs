@@ -26,6 +26,7 @@ mod gateway_support;
 mod ip_access;
 mod ip_hits;
 mod jobs;
+mod jobs_page;
 mod list_counts;
 mod logs;
 mod mail;
