@@ -380,6 +380,21 @@ async fn apply_in_transaction(conn: &mut PgConnection, m: &Movement<'_>) -> Resu
 /// that crossed). Every way of moving money in this module calls it for its crossings.
 pub async fn queue_alert(conn: &mut PgConnection, low: &LowBalance) -> Result<()> {
     let job = queue::push(conn, &SendMail::of(low.to_mail()), None).await?;
+    let owner = match low.user_id {
+        Some(u) => crate::webhooks::Owner::user(low.partner_id, u),
+        None => crate::webhooks::Owner::partner(low.partner_id),
+    };
+    crate::webhooks::emit(
+        conn,
+        owner,
+        crate::webhooks::WALLET_LOW_BALANCE,
+        serde_json::json!({
+            "wallet": low.kind,
+            "balance_paise": low.balance_paise,
+            "threshold_paise": low.threshold_paise,
+        }),
+    )
+    .await?;
     tracing::info!(
         wallet = low.wallet_id,
         job = job.as_deref().unwrap_or(""),
