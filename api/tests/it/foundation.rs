@@ -39,6 +39,26 @@ async fn openapi_document_lists_the_paths() {
             "{path} missing from the OpenAPI document"
         );
     }
+    // Every security scheme a path names is declared, and a server is given (issue 24).
+    let schemes = &doc["components"]["securitySchemes"];
+    assert_eq!(schemes["api_key"]["type"], "apiKey");
+    assert_eq!(schemes["api_key"]["in"], "header");
+    assert_eq!(schemes["api_key"]["name"], "X-Api-Key");
+    assert_eq!(schemes["bearer"]["type"], "http");
+    assert_eq!(schemes["bearer"]["scheme"], "bearer");
+    assert!(doc["servers"][0]["url"].is_string(), "no servers");
+    for (path, ops) in doc["paths"].as_object().unwrap() {
+        for (method, op) in ops.as_object().unwrap() {
+            for req in op["security"].as_array().into_iter().flatten() {
+                for name in req.as_object().unwrap().keys() {
+                    assert!(
+                        schemes.get(name).is_some(),
+                        "{method} {path} names the undeclared scheme {name}"
+                    );
+                }
+            }
+        }
+    }
     // Every schema the document names is in it: clients and fuzzers cannot resolve a dangling $ref.
     let text = doc.to_string();
     for name in text

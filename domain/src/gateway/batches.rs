@@ -16,9 +16,8 @@ use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Error, Result,
-    exports::format,
     infra::paging::{List, Page, PageRequest},
-    webhooks,
+    money, webhooks,
 };
 
 /// Rows one batch may hold.
@@ -484,7 +483,7 @@ pub async fn result_csv(
             _ => "Pending",
         };
         let mut amount = String::new();
-        format::rupees(&mut amount, r.charged_paise);
+        money::write_rupees(&mut amount, r.charged_paise);
         rec.push(status.to_owned());
         rec.push(r.status_code.map(|c| c.to_string()).unwrap_or_default());
         rec.push(r.transaction_id.map(|t| t.to_string()).unwrap_or_default());
