@@ -1,7 +1,8 @@
 //! `prune_jobs`: periodic (hourly). Deletes finished jobs older than `JOB_RETENTION_HOURS`, so
 //! the queue table does not grow forever; a finished job's state stays readable
 //! (`GET /api/v1/jobs/{id}`) for that long. The same hourly pass deletes the other rows that
-//! only ever grow: sessions, one-time tokens and sign-in failure windows a day past their end.
+//! only ever grow: sessions, one-time tokens and sign-in failure windows a day past their end,
+//! and the gateway's idempotency keys past their 24 hours.
 
 use serde::{Deserialize, Serialize};
 
@@ -25,7 +26,8 @@ impl Job for PruneJobs {
         let sessions = domain::infra::sessions::prune_expired(&mut conn).await?;
         let tokens = domain::auth::tokens::prune_expired(&mut conn).await?;
         let attempts = domain::auth::sign_in_attempts::prune_old(&mut conn).await?;
-        tracing::info!(pruned, sessions, tokens, attempts, period = %self.period, "finished jobs and expired rows pruned");
+        let idempotency_keys = domain::gateway::idempotency::prune(&ctx.pool).await?;
+        tracing::info!(pruned, sessions, tokens, attempts, idempotency_keys, period = %self.period, "finished jobs and expired rows pruned");
         Ok(())
     }
 }

@@ -20,6 +20,7 @@ mod foundation;
 mod gateway;
 mod gateway_crash;
 mod gateway_hits;
+mod gateway_hot_path;
 mod gateway_support;
 mod ip_access;
 mod ip_hits;
