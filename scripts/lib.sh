@@ -34,8 +34,26 @@ load_env_file() {
 
 random_hex() { head -c "$1" /dev/urandom | od -An -tx1 | tr -d ' \n'; }
 
-# Writes .env from .env.example with fresh secrets, once.
+# Writes .env from .env.example with fresh secrets, once; gives an .env without a
+# METRICS_TOKEN (written before there was one) a generated token.
 ensure_env_file() {
+  write_env_file
+  ensure_metrics_token
+}
+
+# /metrics shows the platform's traffic and queue: never open by default.
+ensure_metrics_token() {
+  grep -qE '^METRICS_TOKEN=[^[:space:]]+' "$ROOT/.env" && return 0
+  say "adding a generated METRICS_TOKEN to .env"
+  local token; token="$(random_hex 32)"
+  if grep -qE '^#?[[:space:]]*METRICS_TOKEN=' "$ROOT/.env"; then
+    sed -i -E "s|^#?[[:space:]]*METRICS_TOKEN=.*|METRICS_TOKEN=$token|" "$ROOT/.env"
+  else
+    printf '\n# GET /metrics wants Authorization: Bearer <this>.\nMETRICS_TOKEN=%s\n' "$token" >> "$ROOT/.env"
+  fi
+}
+
+write_env_file() {
   [ -f "$ROOT/.env" ] && return 0
   say "writing .env with fresh secrets"
   local admin_pw demo_pw
@@ -112,4 +130,12 @@ ensure_chromium() {
 
 ensure_rust() {
   command -v cargo >/dev/null || die "cargo not found: install Rust (https://rustup.rs) first"
+}
+
+# scripts/test checks formatting and lints; a minimal rustup profile lacks both tools.
+ensure_rust_lints() {
+  if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
+    command -v rustup >/dev/null || die "cargo fmt and cargo clippy are needed: install rustfmt and clippy"
+    rustup component add rustfmt clippy
+  fi
 }

@@ -312,8 +312,30 @@ impl FromRequestParts<AppState> for UserAuth {
         if c.role != Role::User {
             return Err(ApiError::forbidden("This needs an end-user sign-in"));
         }
+        issued_here(parts, state, &c)?;
         let ip = crate::client_ip::client_ip(parts, &state.config.trusted_proxies);
         active_user(state, c, ip).await
+    }
+}
+
+/// An end user's token works only on the site that issued it: on a partner's host, the token's
+/// sub-domain must be that host's (another partner's user, or a token from before the site
+/// moved, is 401). The platform's own host and plain addresses carry no site (local runs, the
+/// tests, API clients); they are not a partner's page, so nothing there can be confused with
+/// another partner's site.
+fn issued_here(parts: &Parts, state: &AppState, c: &Claims) -> Result<(), ApiError> {
+    let host_site = parts
+        .headers
+        .get(http::header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .and_then(|h| {
+            domain::partners::branding::subdomain_of_host(h, &state.config.platform_domain)
+        });
+    match host_site {
+        Some(site) if c.subdomain.as_deref() != Some(site.as_str()) => Err(ApiError::unauthorized(
+            "This sign-in belongs to another site. Please sign in here",
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -353,6 +375,7 @@ impl FromRequestParts<AppState> for ExportAuth {
             Role::Partner => ExportAuth::Partner(active_partner(state, c, ip).await?.partner_id),
             Role::Superadmin => ExportAuth::SuperAdmin(c.sub),
             Role::User => {
+                issued_here(parts, state, &c)?;
                 let u = active_user(state, c, ip).await?;
                 ExportAuth::User {
                     partner_id: u.partner_id,

@@ -199,6 +199,45 @@ impl From<PathRejection> for ApiError {
     }
 }
 
+/// The contract's error shape for what the framework answers by itself under `/api/`: a 405
+/// (method not allowed, empty body), a 413 (body over the limit, plain text), a 415 or 400 of a
+/// body extractor. Our own errors are JSON already and pass untouched; `Allow` and
+/// `Retry-After` are kept.
+pub async fn framework_errors(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let api = req.uri().path().starts_with("/api/");
+    let res = next.run(req).await;
+    let status = res.status();
+    let json = res
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !api || json || !(status.is_client_error() || status.is_server_error()) {
+        return res;
+    }
+    let (code, message) = match status {
+        StatusCode::METHOD_NOT_ALLOWED => ("method_not_allowed", "Method not allowed"),
+        StatusCode::PAYLOAD_TOO_LARGE => ("too_large", "The request body is too large"),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => {
+            ("unsupported_media_type", "Unsupported content type")
+        }
+        StatusCode::NOT_FOUND => ("not_found", "Not found"),
+        StatusCode::UNPROCESSABLE_ENTITY => ("validation_failed", "Invalid request"),
+        s if s.is_server_error() => ("internal", "Something went wrong. try again later"),
+        _ => ("bad_request", "Bad request"),
+    };
+    let mut shaped = ApiError::new(status, code, message).into_response();
+    for name in [http::header::ALLOW, http::header::RETRY_AFTER] {
+        if let Some(v) = res.headers().get(&name) {
+            shaped.headers_mut().insert(name, v.clone());
+        }
+    }
+    shaped
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,6 +16,7 @@ pub mod ratelimit;
 pub mod reply;
 pub mod routes;
 pub mod security_headers;
+pub mod server;
 pub mod session;
 pub mod sites;
 pub mod verification;
@@ -74,6 +75,7 @@ pub fn app(state: AppState) -> Router {
             state.clone(),
             gateway::sync_after_writes,
         ))
+        .layer(axum::middleware::from_fn(error::framework_errors))
         .layer(axum::middleware::from_fn(move |req, next| metrics::track(metrics.clone(), req, next)))
         .layer(axum::middleware::map_response(move |res: axum::response::Response| {
             let security = security.clone();
@@ -91,18 +93,14 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// Serves until `shutdown` resolves, then drains in-flight requests.
+/// Serves until `shutdown` resolves, then drains in-flight requests; with the limits against
+/// slow and greedy clients of `server`.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(
-        listener,
-        app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await
+    server::serve(listener, state, shutdown).await
 }
 
 /// Resolves on SIGTERM or Ctrl-C.

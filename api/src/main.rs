@@ -50,9 +50,9 @@ fn init_tracing() {
 
 async fn pool_only() -> anyhow::Result<domain::PgPool> {
     let url = config::database_url()?;
-    Ok(domain::infra::db::connect(&url, 5)
+    domain::infra::db::connect(&url, 5)
         .await
-        .map_err(|e| anyhow::anyhow!("connecting to DATABASE_URL: {e}"))?)
+        .map_err(|e| anyhow::anyhow!("connecting to DATABASE_URL: {e}"))
 }
 
 async fn migrate() -> anyhow::Result<()> {

@@ -79,10 +79,9 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
         );
     }
     println!(
-        "\n/healthz at rest: p50 {} p99 {}; {} /healthz probes during each burst (pool: {}, old: {})",
+        "\n/healthz at rest: p50 {} p99 {}; all /healthz probes during each burst (pool: {}, old: {})",
         ms(pct(&at_rest, 50)),
         ms(pct(&at_rest, 99)),
-        "all",
         pool.healthz.len(),
         inline.healthz.len()
     );

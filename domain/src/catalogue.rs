@@ -179,6 +179,17 @@ impl ApiInput {
             2000,
         );
         let curl_code = req("curl_code", &self.curl_code, "Curl code", 20000);
+        for (field, value) in [
+            ("name", &name),
+            ("category", &category),
+            ("description", &description),
+        ] {
+            v.check(
+                crate::infra::text::is_plain_text(value),
+                field,
+                "Please remove special characters",
+            );
+        }
         let response_code = response_object(&self.response_code).unwrap_or_else(|m| {
             v.add("response_code", m);
             serde_json::Value::Null
@@ -250,15 +261,13 @@ pub fn is_service_key(s: &str) -> bool {
 
 /// A unique violation names what is taken: the service key or the PID.
 fn taken(e: sqlx::Error) -> Error {
-    if let sqlx::Error::Database(d) = &e {
-        if d.is_unique_violation() {
-            return match d.constraint() {
-                Some(c) if c.contains("pid") => {
-                    Error::conflict("An API with this PID already exists")
-                }
-                _ => Error::conflict("An API with this service already exists"),
-            };
-        }
+    if let sqlx::Error::Database(d) = &e
+        && d.is_unique_violation()
+    {
+        return match d.constraint() {
+            Some(c) if c.contains("pid") => Error::conflict("An API with this PID already exists"),
+            _ => Error::conflict("An API with this service already exists"),
+        };
     }
     Error::Db(e)
 }

@@ -12,5 +12,8 @@ pub mod paging;
 pub mod public_addr;
 pub mod queue;
 pub mod sessions;
+pub mod spreadsheet;
 pub mod storage;
+pub mod text;
+pub mod upstream_addr;
 pub mod worker_processes;

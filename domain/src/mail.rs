@@ -14,12 +14,9 @@ use lettre::{
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    auth::tokens::{self, Purpose},
-    infra::config::{Config, MailConfig, SmtpConfig},
+    infra::config::{MailConfig, SmtpConfig},
     infra::queue::Task,
-    partners,
-    partners::users,
-    wallets::LowBalance,
+    money::WalletKind,
 };
 
 pub mod outbox;
@@ -64,10 +61,10 @@ impl Email {
             .to(to)
             .subject(&self.subject)
             .message_id(Some(format!("<{}>", self.message_id)));
-        if let Some(r) = &self.reply_to {
-            if let Ok(mb) = r.parse::<Mailbox>() {
-                b = b.reply_to(mb);
-            }
+        if let Some(r) = &self.reply_to
+            && let Ok(mb) = r.parse::<Mailbox>()
+        {
+            b = b.reply_to(mb);
         }
         let msg = match &self.html {
             None => b.header(ContentType::TEXT_PLAIN).body(self.text.clone())?,
@@ -202,8 +199,16 @@ pub enum Mail {
     UserPasswordReset { partner_id: i64, email: String },
     /// Add User Manually: the mail to the new end user.
     AccountCreated { partner_id: i64, user_id: i64 },
-    /// The low-balance alert to the partner that owns the wallet.
-    LowBalance(LowBalance),
+    /// The low-balance alert to the partner that owns the wallet (`wallets::LowBalance`'s
+    /// fields: ids and amounts only).
+    LowBalance {
+        wallet_id: i64,
+        partner_id: i64,
+        user_id: Option<i64>,
+        kind: WalletKind,
+        balance_paise: i64,
+        threshold_paise: i64,
+    },
     /// TruBank: the partner decided on a bank-statement verification request (its row id).
     BankStatementDecided { request_id: i64 },
 }
@@ -245,91 +250,6 @@ impl SendMail {
             partner_id: Some(partner_id),
             ..self
         }
-    }
-
-    /// The message to send now, or `None` when there is nothing to send (the account or the
-    /// wallet is gone, or a reset was asked for an account that does not exist). Mints the
-    /// one-time token of a link here, committed before the mail goes out.
-    pub async fn build(
-        &self,
-        conn: &mut sqlx::PgConnection,
-        config: &Config,
-    ) -> crate::Result<Option<Email>> {
-        let built = match &self.mail {
-            Mail::Message(e) => Some(e.clone()),
-            Mail::Contact { request_id } => {
-                crate::mail::contact::ContactForm::get(conn, *request_id)
-                    .await?
-                    .map(|f| f.to_email(&config.contact_email))
-            }
-            Mail::VerifyEmail {
-                partner_id,
-                token_id,
-            } => match partners::credentials_by_id(conn, *partner_id).await? {
-                None => None,
-                Some(c) => tokens::mint(conn, *token_id).await?.map(|token| {
-                    texts::verify_email(&c.email, &c.first_name, &config.public_url, &token)
-                }),
-            },
-            Mail::PasswordReset { email, user_name } => {
-                match partners::by_email_and_user_name(conn, email, user_name).await? {
-                    None => None,
-                    Some(c) => {
-                        let token = tokens::issue(
-                            conn,
-                            Purpose::ResetPassword,
-                            c.id,
-                            tokens::RESET_PASSWORD_TTL,
-                        )
-                        .await?;
-                        Some(texts::reset_password(
-                            &c.email,
-                            &c.first_name,
-                            &c.user_name,
-                            &config.public_url,
-                            &token,
-                        ))
-                    }
-                }
-            }
-            Mail::UserPasswordReset { partner_id, email } => {
-                match crate::portal::reset_target(conn, *partner_id, email).await? {
-                    None => None,
-                    Some(t) => {
-                        let token = tokens::issue_for(
-                            conn,
-                            Purpose::ResetPassword,
-                            tokens::Subject::User(t.user_id),
-                            tokens::RESET_PASSWORD_TTL,
-                        )
-                        .await?;
-                        Some(texts::user_reset_password(
-                            &t.email,
-                            &t.first_name,
-                            &t.site_title,
-                            &config.partner_site_url(&t.subdomain),
-                            &token,
-                        ))
-                    }
-                }
-            }
-            Mail::AccountCreated {
-                partner_id,
-                user_id,
-            } => match users::get(conn, *partner_id, *user_id).await {
-                Ok(u) => Some(texts::account_created(&u.email, &u.first_name, u.id)),
-                Err(crate::Error::NotFound) => None,
-                Err(e) => return Err(e),
-            },
-            Mail::LowBalance(low) => crate::wallets::alert_mail(conn, low).await?,
-            Mail::BankStatementDecided { request_id } => {
-                crate::trubank::decision_mail(conn, *request_id).await?
-            }
-        };
-        Ok(built.map(|mut e| {
-            e.message_id.clone_from(&self.message_id);
-            e
-        }))
     }
 }
 
@@ -400,11 +320,9 @@ pub fn smtp_transport(c: &SmtpConfig) -> anyhow::Result<AsyncSmtpTransport<Tokio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wallets::WalletKind;
-
     #[test]
     fn payloads_round_trip_and_old_ones_still_read() {
-        let low = LowBalance {
+        let low = Mail::LowBalance {
             wallet_id: 7,
             partner_id: 3,
             user_id: Some(9),
@@ -413,7 +331,7 @@ mod tests {
             threshold_paise: 1000,
         };
         for job in [
-            SendMail::of(Mail::LowBalance(low)),
+            SendMail::of(low),
             SendMail::for_partner(Email::new("a@b.in", "Hi", "Text"), 3),
         ] {
             let bytes = serde_json::to_vec(&job).unwrap();
@@ -427,5 +345,21 @@ mod tests {
         );
         assert!(matches!(job.mail, Mail::Message(ref e) if e.subject == "S"));
         assert!(serde_json::from_str::<SendMail>(r#"{"mail":{"mail":"nope"}}"#).is_err());
+    }
+
+    #[test]
+    fn addresses_the_check_accepts_build_messages() {
+        for good in [
+            "a@example.com",
+            "first.last+tag@sub.example.co.in",
+            "o'brien@example.ie",
+            "x_y-z@example.museum",
+            "用户@例子.广告",
+        ] {
+            assert!(crate::infra::email_address::is_valid(good));
+            Email::new(good, "s", "t")
+                .to_message("KYC <no-reply@example.com>")
+                .unwrap();
+        }
     }
 }

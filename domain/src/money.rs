@@ -6,7 +6,47 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::{catalogue::pricing::MAX_PRICE_PAISE, wallets::MAX_AMOUNT_PAISE};
+/// The largest price anyone may set: ₹1 crore per call.
+pub const MAX_PRICE_PAISE: i64 = 1_000_000_000;
+
+/// Above this a single movement is a typo, not a payment: ₹1,000 crore.
+pub const MAX_AMOUNT_PAISE: i64 = 1_000_000_000_000;
+
+/// Which of an owner's two wallets: every wallet is one of these (design.md, "Money").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum WalletKind {
+    Api,
+    Product,
+}
+
+impl WalletKind {
+    pub const ALL: [WalletKind; 2] = [WalletKind::Api, WalletKind::Product];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WalletKind::Api => "api",
+            WalletKind::Product => "product",
+        }
+    }
+
+    /// The `{api|product}` of a path; anything else is a path that does not exist.
+    pub fn parse(s: &str) -> crate::Result<Self> {
+        match s {
+            "api" => Ok(WalletKind::Api),
+            "product" => Ok(WalletKind::Product),
+            _ => Err(crate::Error::NotFound),
+        }
+    }
+
+    /// The wallet's name on screens and in mails.
+    pub fn label(self) -> &'static str {
+        match self {
+            WalletKind::Api => "API Wallet",
+            WalletKind::Product => "Product Wallet",
+        }
+    }
+}
 
 /// A `*_paise` field of a request, classified but not yet judged: [`Paise::price`] and
 /// [`Paise::amount`] apply the rules and words of a price and of an amount to move.
@@ -75,8 +115,9 @@ impl Paise {
             Value::String(s) if s.trim().is_empty() => Paise::Missing,
             Value::Number(n) => match (n.as_i64(), n.as_f64()) {
                 (Some(i), _) => Paise::Whole(i),
-                // 100.0 is the integer 100; anything with a fraction, or too big for i64, is not.
-                (None, Some(f)) if f.fract() == 0.0 && f.abs() < 9.0e15 => Paise::Whole(f as i64),
+                // The contract's money is a JSON integer: `100.0` (or `1e2`) is a float, refused
+                // like `1.5`, so a client that computes amounts in floating point finds out
+                // before a rounding error moves a paisa.
                 (None, Some(f)) => Paise::NotWhole { negative: f < 0.0 },
                 (None, None) => Paise::NotWhole { negative: false },
             },
@@ -124,7 +165,11 @@ mod tests {
     #[test]
     fn only_json_integers_are_money() {
         assert_eq!(parse(r#"{"p": 100}"#), Paise::Whole(100));
-        assert_eq!(parse(r#"{"p": 100.0}"#), Paise::Whole(100));
+        assert_eq!(
+            parse(r#"{"p": 100.0}"#),
+            Paise::NotWhole { negative: false }
+        );
+        assert_eq!(parse(r#"{"p": 1e2}"#), Paise::NotWhole { negative: false });
         assert_eq!(parse(r#"{"p": -3}"#), Paise::Whole(-3));
         assert_eq!(parse(r#"{}"#), Paise::Missing);
         assert_eq!(parse(r#"{"p": null}"#), Paise::Missing);

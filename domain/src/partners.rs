@@ -22,6 +22,7 @@ use crate::{
     error::Violations,
     infra::audit::{self, Actor},
     infra::crypto,
+    infra::{email_address::normalize_email, text::is_plain_text},
     wallets::{self, Owner, WalletKind},
 };
 
@@ -52,17 +53,6 @@ pub fn check_password(field: &str, password: &str) -> Result<()> {
         return Err(Error::invalid(field, PASSWORD_RULE));
     }
     Ok(())
-}
-
-/// Text that Postgres can store and people can read: no control characters (a NUL byte would
-/// even make the database refuse the statement).
-pub fn is_plain_text(s: &str) -> bool {
-    !s.chars().any(|c| c.is_control() && c != '\n' && c != '\t')
-}
-
-/// E-mail addresses are compared and stored lower-cased (the column is citext too).
-pub fn normalize_email(email: &str) -> String {
-    email.trim().to_lowercase()
 }
 
 pub fn is_user_name(s: &str) -> bool {

@@ -308,7 +308,7 @@ async fn demo_activity(
     moves.push(Move {
         wallet: partner_api,
         credit: true,
-        amount: 250_000_00,
+        amount: 250_000 * 100,
         at: start,
         reason: "manual",
         reference: "Opening credit".into(),
@@ -317,7 +317,7 @@ async fn demo_activity(
     moves.push(Move {
         wallet: partner_product,
         credit: true,
-        amount: 50_000_00,
+        amount: 50_000 * 100,
         at: start,
         reason: "manual",
         reference: "Opening credit".into(),
@@ -570,7 +570,7 @@ async fn demo_bank_statements(
             bank_name: bank.into(),
             file_key: format!(
                 "{}{DEMO_STATEMENT}",
-                crate::trubank::statement_folder(partner_id, user_id)
+                crate::infra::storage::upload::statement_folder(partner_id, user_id)
             ),
         };
         let r = match crate::trubank::submit(

@@ -133,11 +133,6 @@ pub struct Request {
 const COLUMNS: &str = "id, partner_id, user_id, request_id, account_name, account_number, bank_name, file_key, status, comments,
                        result_file_key, amount_paise, user_amount_paise, created_at, updated_at, decided_at";
 
-/// The folder of a user's statements: a request may only name a file in it.
-pub fn statement_folder(partner_id: i64, user_id: i64) -> String {
-    format!("partners/{partner_id}/users/{user_id}/statement/")
-}
-
 /// A request as the product API takes it, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Submission {
@@ -176,6 +171,11 @@ impl Submission {
             "account_name",
             "Account name must be at most 200 characters",
         );
+        v.check(
+            crate::infra::text::is_single_line(account_name),
+            "account_name",
+            "Account name contains invalid characters",
+        );
         if account_number.is_empty() {
             v.add("account_number", "Account number is required");
         } else if !(6..=20).contains(&account_number.len())
@@ -189,10 +189,16 @@ impl Submission {
             "bank_name",
             "Bank name must be at most 200 characters",
         );
+        v.check(
+            crate::infra::text::is_single_line(bank_name),
+            "bank_name",
+            "Bank name contains invalid characters",
+        );
         if file_key.is_empty() {
             v.add("file_key", "Please select a file");
-        } else if !file_key.starts_with(&statement_folder(partner_id, user_id))
-            || storage::check_key(file_key).is_err()
+        } else if !file_key.starts_with(&crate::infra::storage::upload::statement_folder(
+            partner_id, user_id,
+        )) || storage::check_key(file_key).is_err()
         {
             v.add("file_key", INVALID_FILE);
         }
@@ -475,6 +481,11 @@ impl Decision {
             comment.is_none_or(|c| c.chars().count() <= MAX_COMMENT),
             "comment",
             "Comment must be at most 1000 characters",
+        );
+        v.check(
+            comment.is_none_or(crate::infra::text::is_plain_text),
+            "comment",
+            "Comment contains invalid characters",
         );
         let file_key = file_key.map(str::trim).filter(|k| !k.is_empty());
         let folder = format!("partners/{partner_id}/statement/");

@@ -36,44 +36,11 @@ use crate::{
     mail::{Email, Mail, SendMail},
 };
 
-/// Above this a single movement is a typo, not a payment: ₹1,000 crore.
-pub const MAX_AMOUNT_PAISE: i64 = 1_000_000_000_000;
+pub use crate::money::MAX_AMOUNT_PAISE;
 /// No wallet holds more than this; it also keeps `balance + amount` far from i64 overflow.
 const MAX_BALANCE_PAISE: i64 = 1_000_000_000_000_000_000;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum WalletKind {
-    Api,
-    Product,
-}
-
-impl WalletKind {
-    pub const ALL: [WalletKind; 2] = [WalletKind::Api, WalletKind::Product];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            WalletKind::Api => "api",
-            WalletKind::Product => "product",
-        }
-    }
-
-    /// The `{api|product}` of a path; anything else is a path that does not exist.
-    pub fn parse(s: &str) -> Result<Self> {
-        match s {
-            "api" => Ok(WalletKind::Api),
-            "product" => Ok(WalletKind::Product),
-            _ => Err(Error::NotFound),
-        }
-    }
-
-    fn label(self) -> &'static str {
-        match self {
-            WalletKind::Api => "API Wallet",
-            WalletKind::Product => "Product Wallet",
-        }
-    }
-}
+pub use crate::money::WalletKind;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -224,6 +191,20 @@ pub struct LowBalance {
     pub kind: WalletKind,
     pub balance_paise: i64,
     pub threshold_paise: i64,
+}
+
+impl LowBalance {
+    /// The alert's mail payload: the same ids and amounts.
+    pub fn to_mail(&self) -> Mail {
+        Mail::LowBalance {
+            wallet_id: self.wallet_id,
+            partner_id: self.partner_id,
+            user_id: self.user_id,
+            kind: self.kind,
+            balance_paise: self.balance_paise,
+            threshold_paise: self.threshold_paise,
+        }
+    }
 }
 
 /// What an idempotency key is bound to: the same key must come back with the same request.
@@ -398,7 +379,7 @@ async fn apply_in_transaction(conn: &mut PgConnection, m: &Movement<'_>) -> Resu
 /// Queues the alert mail of a low-balance crossing on `conn` (the transaction of the debit
 /// that crossed). Every way of moving money in this module calls it for its crossings.
 pub async fn queue_alert(conn: &mut PgConnection, low: &LowBalance) -> Result<()> {
-    let job = queue::push(conn, &SendMail::of(Mail::LowBalance(low.clone())), None).await?;
+    let job = queue::push(conn, &SendMail::of(low.to_mail()), None).await?;
     tracing::info!(
         wallet = low.wallet_id,
         job = job.as_deref().unwrap_or(""),
@@ -486,13 +467,13 @@ pub async fn set_alert_threshold(
     threshold_paise: Option<i64>,
     actor: Actor,
 ) -> Result<WalletView> {
-    if let Some(t) = threshold_paise {
-        if !(0..=MAX_AMOUNT_PAISE).contains(&t) {
-            return Err(Error::invalid(
-                "threshold_paise",
-                "Threshold must be between 0 and 1000000000000 paise",
-            ));
-        }
+    if let Some(t) = threshold_paise
+        && !(0..=MAX_AMOUNT_PAISE).contains(&t)
+    {
+        return Err(Error::invalid(
+            "threshold_paise",
+            "Threshold must be between 0 and 1000000000000 paise",
+        ));
     }
     let id = wallet_id(conn, owner, kind).await?;
     let before: Option<i64> = sqlx::query_scalar(

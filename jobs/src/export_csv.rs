@@ -50,11 +50,11 @@ impl Job for ExportCsv {
                 // The export's status says 'failed' only once no retry is left; until then it
                 // stays running, and the next attempt starts over.
                 let mut conn = ctx.pool.acquire().await?;
-                if let Some(job_id) = exports::job_id(&mut conn, self.export_id).await? {
-                    if crate::state::is_last_attempt(&ctx.pool, &job_id).await? {
-                        exports::fail(&mut conn, self.export_id, "The export could not be written")
-                            .await?;
-                    }
+                if let Some(job_id) = exports::job_id(&mut conn, self.export_id).await?
+                    && crate::state::is_last_attempt(&ctx.pool, &job_id).await?
+                {
+                    exports::fail(&mut conn, self.export_id, "The export could not be written")
+                        .await?;
                 }
                 Err(err)
             }
@@ -95,12 +95,12 @@ async fn export(id: i64, ctx: &JobContext) -> anyhow::Result<()> {
             if writer.buffered() >= CHUNK_BYTES {
                 upload.send(writer.take()?).await?;
             }
-            if n % part_rows == 0 {
+            if n.is_multiple_of(part_rows) {
                 let mut done = part.take().expect("started above");
                 done.send(writer.take()?).await?;
                 closing.push(done.close().await?);
                 exports::progress(&mut *ctx.pool.acquire().await?, id, n, keys.len()).await?;
-            } else if n % PROGRESS_EVERY == 0 {
+            } else if n.is_multiple_of(PROGRESS_EVERY) {
                 exports::progress(&mut *ctx.pool.acquire().await?, id, n, keys.len()).await?;
             }
         }

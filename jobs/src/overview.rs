@@ -90,15 +90,17 @@ pub struct Failure {
 
 /// The `limit` most recent failures, newest first; discarded jobs are left out.
 pub async fn recent_failures(pool: &PgPool, limit: i64) -> Result<Vec<Failure>, sqlx::Error> {
-    let rows: Vec<(
-        String,
-        String,
-        i32,
-        i32,
-        Option<serde_json::Value>,
-        Option<DateTime<Utc>>,
-        DateTime<Utc>,
-    )> = sqlx::query_as(
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        id: String,
+        job_type: String,
+        attempts: i32,
+        max_attempts: i32,
+        last_result: Option<serde_json::Value>,
+        done_at: Option<DateTime<Utc>>,
+        run_at: DateTime<Utc>,
+    }
+    let rows: Vec<Row> = sqlx::query_as(
         "SELECT id, job_type, attempts, max_attempts, last_result, done_at, run_at
            FROM apalis.jobs
           WHERE status = 'Failed'
@@ -110,17 +112,17 @@ pub async fn recent_failures(pool: &PgPool, limit: i64) -> Result<Vec<Failure>, 
     .await?;
     Ok(rows
         .into_iter()
-        .map(|(id, kind, attempts, max_attempts, result, at, run_at)| {
-            let retrying = attempts < max_attempts;
+        .map(|r| {
+            let retrying = r.attempts < r.max_attempts;
             Failure {
-                id,
-                kind,
+                id: r.id,
+                kind: r.job_type,
                 status: if retrying { "retrying" } else { "failed" }.to_owned(),
-                attempts,
-                max_attempts,
-                last_error: crate::state::error_text(result.as_ref()).unwrap_or_default(),
-                at,
-                next_run_at: retrying.then_some(run_at),
+                attempts: r.attempts,
+                max_attempts: r.max_attempts,
+                last_error: crate::state::error_text(r.last_result.as_ref()).unwrap_or_default(),
+                at: r.done_at,
+                next_run_at: retrying.then_some(r.run_at),
             }
         })
         .collect())

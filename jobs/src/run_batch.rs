@@ -41,10 +41,17 @@ impl Job for RunBatch {
                 // 'failed' only once no retry is left; until then the batch stays running and
                 // the next attempt resumes at its first open row.
                 let mut conn = ctx.pool.acquire().await?;
-                if let Some(job_id) = batches::job_id(&mut conn, self.batch_id).await? {
-                    if crate::state::is_last_attempt(&ctx.pool, &job_id).await? {
-                        batches::finish(&mut conn, self.batch_id, Some("The batch stopped before its last row; rows not run were not charged")).await?;
-                    }
+                if let Some(job_id) = batches::job_id(&mut conn, self.batch_id).await?
+                    && crate::state::is_last_attempt(&ctx.pool, &job_id).await?
+                {
+                    batches::finish(
+                        &mut conn,
+                        self.batch_id,
+                        Some(
+                            "The batch stopped before its last row; rows not run were not charged",
+                        ),
+                    )
+                    .await?;
                 }
                 Err(err)
             }

@@ -6,9 +6,12 @@
 //! Idempotent through `mail_deliveries`: a message id delivered once is never sent again.
 
 use domain::{
-    infra::crypto::SecretBox,
-    mail::{self, Mailer, smtp_transport},
-    partners::partner_smtp,
+    PgConnection,
+    auth::tokens::{self, Purpose},
+    infra::{config::Config, crypto::SecretBox},
+    mail::{self, Email, Mail, Mailer, contact, smtp_transport, texts},
+    partners::{self, partner_smtp, users},
+    portal, trubank, wallets,
 };
 
 use crate::{Job, JobContext};
@@ -51,7 +54,7 @@ impl Job for SendMail {
         if mail::delivered(&mut conn, id).await? {
             return Ok(());
         }
-        let Some(email) = self.build(&mut conn, &ctx.config).await? else {
+        let Some(email) = build(&self, &mut conn, &ctx.config).await? else {
             tracing::info!(message_id = %id, "nothing to send any more");
             return Ok(());
         };
@@ -62,4 +65,104 @@ impl Job for SendMail {
         tracing::info!(message_id = %id, transport, "mail delivered");
         Ok(())
     }
+}
+
+/// The message to send now, or `None` when there is nothing to send (the account or the
+/// wallet is gone, or a reset was asked for an account that does not exist). Mints the
+/// one-time token of a link here, committed before the mail goes out.
+async fn build(
+    job: &SendMail,
+    conn: &mut PgConnection,
+    config: &Config,
+) -> domain::Result<Option<Email>> {
+    let built = match &job.mail {
+        Mail::Message(e) => Some(e.clone()),
+        Mail::Contact { request_id } => contact::ContactForm::get(conn, *request_id)
+            .await?
+            .map(|f| f.to_email(&config.contact_email)),
+        Mail::VerifyEmail {
+            partner_id,
+            token_id,
+        } => match partners::credentials_by_id(conn, *partner_id).await? {
+            None => None,
+            Some(c) => tokens::mint(conn, *token_id).await?.map(|token| {
+                texts::verify_email(&c.email, &c.first_name, &config.public_url, &token)
+            }),
+        },
+        Mail::PasswordReset { email, user_name } => {
+            match partners::by_email_and_user_name(conn, email, user_name).await? {
+                None => None,
+                Some(c) => {
+                    let token = tokens::issue(
+                        conn,
+                        Purpose::ResetPassword,
+                        c.id,
+                        tokens::RESET_PASSWORD_TTL,
+                    )
+                    .await?;
+                    Some(texts::reset_password(
+                        &c.email,
+                        &c.first_name,
+                        &c.user_name,
+                        &config.public_url,
+                        &token,
+                    ))
+                }
+            }
+        }
+        Mail::UserPasswordReset { partner_id, email } => {
+            match portal::reset_target(conn, *partner_id, email).await? {
+                None => None,
+                Some(t) => {
+                    let token = tokens::issue_for(
+                        conn,
+                        Purpose::ResetPassword,
+                        tokens::Subject::User(t.user_id),
+                        tokens::RESET_PASSWORD_TTL,
+                    )
+                    .await?;
+                    Some(texts::user_reset_password(
+                        &t.email,
+                        &t.first_name,
+                        &t.site_title,
+                        &config.partner_site_url(&t.subdomain),
+                        &token,
+                    ))
+                }
+            }
+        }
+        Mail::AccountCreated {
+            partner_id,
+            user_id,
+        } => match users::get(conn, *partner_id, *user_id).await {
+            Ok(u) => Some(texts::account_created(&u.email, &u.first_name, u.id)),
+            Err(domain::Error::NotFound) => None,
+            Err(e) => return Err(e),
+        },
+        Mail::LowBalance {
+            wallet_id,
+            partner_id,
+            user_id,
+            kind,
+            balance_paise,
+            threshold_paise,
+        } => {
+            let low = wallets::LowBalance {
+                wallet_id: *wallet_id,
+                partner_id: *partner_id,
+                user_id: *user_id,
+                kind: *kind,
+                balance_paise: *balance_paise,
+                threshold_paise: *threshold_paise,
+            };
+            wallets::alert_mail(conn, &low).await?
+        }
+        Mail::BankStatementDecided { request_id } => {
+            trubank::decision_mail(conn, *request_id).await?
+        }
+    };
+    Ok(built.map(|mut e| {
+        e.message_id.clone_from(&job.message_id);
+        e
+    }))
 }

@@ -20,10 +20,15 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// Requests by route and status, gateway charges and refunds, jobs by kind and state, and the
-/// queue's oldest waiting age. With `METRICS_TOKEN` set it wants `Authorization: Bearer …`.
+/// queue's oldest waiting age. Only on the platform's own host (404 on a partner's site); with
+/// `METRICS_TOKEN` set it wants `Authorization: Bearer …` (`scripts/run` generates one).
 #[utoipa::path(get, path = "/metrics", tag = "operations",
     responses((status = 200, description = "Prometheus text format", content_type = "text/plain"), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn metrics(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
+    // Partner sites share this api: their hosts are the public's, and the counters are ours.
+    if !crate::sites::is_platform_host(&state, &headers) {
+        return Err(ApiError::not_found());
+    }
     if let Some(token) = &state.config.metrics_token {
         let given = headers
             .get(header::AUTHORIZATION)

@@ -68,6 +68,7 @@ pub async fn client_patch(
     Path(partner_id): Path<i64>,
     Json(req): Json<ClientSettingsPatch>,
 ) -> ApiResult<Json<ClientSettings>> {
+    settings::check_base_url(&req, &state.config).await?;
     let mut tx = state.pool.begin().await?;
     let s = settings::update_client(&mut tx, partner_id, &req, auth.actor()).await?;
     tx.commit().await?;

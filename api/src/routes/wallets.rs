@@ -41,8 +41,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// A credit or a debit. `amount_paise` is a positive whole number of paise, a JSON integer
-/// (`domain::money::Paise`: a string, even of digits, is refused). `idempotency_key` (or the `Idempotency-Key` header): the same key
-/// with the same request returns the first entry and moves nothing; with another request, 409.
+/// (`domain::money::Paise`: a string, even of digits, or a float such as `1000.0`, is refused).
+/// `idempotency_key` (or the `Idempotency-Key` header; both given, they must be equal, else
+/// 422): the same key with the same request returns the first entry and moves nothing; with
+/// another request, 409.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct EntryRequest {
     /// `credit` or `debit`.
@@ -97,11 +99,18 @@ impl EntryRequest {
             .get("idempotency-key")
             .and_then(|h| h.to_str().ok())
             .map(str::to_owned);
-        let idempotency_key = self
-            .idempotency_key
-            .or(header_key)
-            .map(|k| k.trim().to_owned())
-            .filter(|k| !k.is_empty());
+        let trimmed = |k: Option<String>| k.map(|k| k.trim().to_owned()).filter(|k| !k.is_empty());
+        let (body_key, header_key) = (trimmed(self.idempotency_key), trimmed(header_key));
+        // Two different keys name two different requests: neither may silently win.
+        if let (Some(b), Some(h)) = (&body_key, &header_key)
+            && b != h
+        {
+            v.add(
+                "idempotency_key",
+                "The idempotency key in the body differs from the Idempotency-Key header",
+            );
+        }
+        let idempotency_key = body_key.or(header_key);
         if idempotency_key.as_ref().is_some_and(|k| k.len() > 255) {
             v.add(
                 "idempotency_key",

@@ -600,3 +600,68 @@ async fn portal_batches_are_the_users_own_and_bad_files_are_422() {
         401
     );
 }
+
+/// Issue 22, finding 4: users' cells come back neutralised in the result file (the column
+/// names too), and a file a lenient reader would fold or pad is refused naming the line,
+/// before anything is written or charged.
+#[tokio::test]
+async fn result_files_neutralise_formulas_and_bad_csv_is_refused_naming_the_line() {
+    let app = fast_app().await;
+    let up = Upstream::start().await;
+    let s = gs::live(&app, "acme", &up.base, "pan_check", 100, 10_000, 10_000).await;
+    enable(&app, s.partner_id).await;
+
+    for (csv, line_msg) in [
+        (
+            "id_number,name\n\"ABCDE1234F,Asha\nXYZ,Ravi\n",
+            "Row 2 has a quote that is never closed",
+        ),
+        (
+            "id_number,name\nA1,Asha\nB2\n",
+            "Row 3 has 1 cells but the file has 2 columns",
+        ),
+        (
+            "id_number,name\nA1,As\"ha\n",
+            "Row 2 has a quote inside a cell that does not start with one",
+        ),
+    ] {
+        let (st, b) = submit(&app, &s.key, "pan_check", csv).await;
+        assert_eq!(st, 422, "{csv:?}: {b}");
+        assert_eq!(b["error"]["fields"]["file"], line_msg, "{csv:?}");
+    }
+    assert_eq!(
+        fixtures::count(&app, "SELECT count(*) FROM batches").await,
+        0
+    );
+
+    let csv = "id_number,\"=HYPERLINK(\"\"http://evil\"\")\"\n\
+               \"=HYPERLINK(\"\"http://evil\"\",\"\"x\"\")\",+1+2\n\
+               @SUM(A1),=cmd|' /C calc'!A0\n\
+               \"\t=1+1\",-3\n";
+    let (st, b) = submit(&app, &s.key, "pan_check", csv).await;
+    assert_eq!(st, 202, "{b}");
+    let id = b["id"].as_i64().unwrap();
+    app.run_pending_jobs().await;
+    let (st, text) = key_get(&app, &s.key, &format!("/api/v1/verify/batches/{id}/result")).await;
+    assert_eq!(st, 200);
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    assert_eq!(&r.headers().unwrap()[2], "'=HYPERLINK(\"http://evil\")");
+    let recs: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    let cells: Vec<(&str, &str)> = recs.iter().map(|r| (&r[1], &r[2])).collect();
+    assert_eq!(
+        cells,
+        [
+            ("'=HYPERLINK(\"http://evil\",\"x\")", "'+1+2"),
+            ("'@SUM(A1)", "'=cmd|' /C calc'!A0"),
+            ("'=1+1", "'-3"),
+        ]
+    );
+    for rec in &recs {
+        for c in rec.iter() {
+            assert!(
+                !domain::infra::spreadsheet::is_formula_like(c),
+                "a cell could still run: {c:?}"
+            );
+        }
+    }
+}

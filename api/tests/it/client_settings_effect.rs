@@ -211,3 +211,82 @@ async fn batch_processing_is_what_the_clients_site_reads() {
     );
     assert_eq!(site().await, json!(false));
 }
+
+/// Issue 22, finding 2: the client API base URL may not reach the platform itself, the private
+/// network or a metadata service, neither when saved nor at the call (a URL stored before the
+/// check, or a name that moved), and `UPSTREAM_BASE_URL` itself stays trusted.
+#[tokio::test]
+async fn the_client_base_url_reaches_public_addresses_only() {
+    let platform = Upstream::start().await;
+    let app = TestApp::spawn_with(|c| {
+        c.upstream_base_url = platform.base.clone();
+        c.upstream_allow_private = false;
+    })
+    .await;
+    let own = Upstream::start().await;
+    // `own` listens on loopback, as the platform's /metrics did in the attack.
+    let s = gs::live(&app, "acme", &own.base, "pan_check", 100, 10_000, 10_000).await;
+    let admin = app.superadmin_token();
+    let settings = format!("/api/v1/superadmin/clients/{}/settings", s.partner_id);
+    for bad in [
+        format!("{}/metrics?x=", app.base),
+        "http://169.254.169.254/latest".to_owned(),
+        "http://10.0.0.1".to_owned(),
+        "http://[::1]:8080".to_owned(),
+        "http://localhost:8181".to_owned(),
+        own.base.clone(),
+    ] {
+        let (st, b) = patch(
+            &app,
+            &settings,
+            &json!({"base_url": bad, "base_url_active": true}),
+            &admin,
+        )
+        .await;
+        assert_eq!(st, 422, "{bad} was accepted: {b}");
+        assert_eq!(
+            b["error"]["fields"]["base_url"],
+            "Base URL must be a public server, not a local or private address",
+            "{bad}"
+        );
+    }
+
+    // Stored before the check existed: the call is refused before anything is sent, refunded.
+    let body = json!({"id_number": "ABCDE1234F"});
+    let before = gs::balance(&app, s.user_wallet).await;
+    let (st, h, b) = gs::verify(&app, &app.base, &s.key, "pan_check", &body).await;
+    assert_eq!(st, 502, "{b}");
+    assert_eq!(b["error"]["code"], "upstream_unreachable");
+    assert_eq!(h["x-charged-paise"], "0");
+    assert_eq!(own.hits(), 0, "nothing reached the internal address");
+    assert_eq!(gs::balance(&app, s.user_wallet).await, before);
+    // A name is checked when the connection is made, too.
+    let port = own.base.rsplit(':').next().unwrap();
+    sqlx::query("UPDATE partners SET api_base_url = $2 WHERE id = $1")
+        .bind(s.partner_id)
+        .bind(format!("http://localhost:{port}"))
+        .execute(&app.db.pool)
+        .await
+        .unwrap();
+    let (st, _, b) = gs::verify(&app, &app.base, &s.key, "pan_check", &body).await;
+    assert_eq!(
+        (st, &b["error"]["code"]),
+        (502, &json!("upstream_unreachable"))
+    );
+    assert_eq!(own.hits(), 0);
+
+    // The platform's own upstream is trusted, on loopback or not.
+    let (st, b) = patch(&app, &settings, &json!({"base_url_active": false}), &admin).await;
+    assert_eq!(st, 200, "{b}");
+    let (st, _, b) = gs::verify(&app, &app.base, &s.key, "pan_check", &body).await;
+    assert_eq!(st, 200, "{b}");
+    assert_eq!(platform.hits(), 1);
+    let (st, b) = patch(
+        &app,
+        &settings,
+        &json!({"base_url": format!("{}/v2", platform.base), "base_url_active": true}),
+        &admin,
+    )
+    .await;
+    assert_eq!(st, 200, "the trusted upstream's origin is accepted: {b}");
+}

@@ -516,7 +516,7 @@ async fn wallet_entries_of_the_partners_own_wallets() {
     let u = fixtures::user(&app, p.id, 1).await;
     let mut conn = app.db.pool.acquire().await.unwrap();
     for (owner, amount) in [
-        (domain::wallets::Owner::Partner(p.id), 50_000_00),
+        (domain::wallets::Owner::Partner(p.id), 50_000 * 100),
         (
             domain::wallets::Owner::User {
                 partner_id: p.id,

@@ -38,6 +38,8 @@ fn spawn_api(app: &TestApp) -> (std::process::Child, String) {
         .env("WEB_DIST", dir.join("dist"))
         .env("CAPTCHA", "off")
         .env("UPSTREAM_TIMEOUT_MS", "600000")
+        // The fake upstream is the partner's base URL on loopback.
+        .env("UPSTREAM_ALLOW_PRIVATE", "true")
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -14,7 +14,10 @@ pub const WINDOW_SECS: i64 = 15 * 60;
 
 /// The key of an account: its kind and its e-mail as sign-in compares it.
 pub fn account_key(kind: &str, email: &str) -> String {
-    format!("{kind}:{}", crate::partners::normalize_email(email))
+    format!(
+        "{kind}:{}",
+        crate::infra::email_address::normalize_email(email)
+    )
 }
 
 /// Counts one attempt on `account`. `Err`-free `Some(seconds)` when the account is over the

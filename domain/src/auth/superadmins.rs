@@ -46,7 +46,7 @@ pub async fn credentials_by_email(
     pool: &PgPool,
     email: &str,
 ) -> crate::Result<Option<(i64, String, String)>> {
-    if !crate::partners::is_plain_text(email) {
+    if !crate::infra::text::is_plain_text(email) {
         return Ok(None);
     }
     Ok(

@@ -246,12 +246,12 @@ pub async fn apply_prices(
                 serde_json::json!({ "service": service, "price_paise": p })
             }
         };
-        rows.push((
-            format!("{prefix}:{service}"),
+        rows.push(audit::Change {
+            entity_id: format!("{prefix}:{service}"),
             partner_id,
-            old.map(|(p, s)| image(p, s)),
-            Some(image(*price, *status)),
-        ));
+            before: old.map(|(p, s)| image(p, s)),
+            after: Some(image(*price, *status)),
+        });
     }
     audit::record_many(conn, actor, &format!("{entity}.set"), entity, &rows).await?;
     Ok(rows.len())
@@ -479,21 +479,28 @@ pub struct MyPlan {
 }
 
 pub async fn my_plan(conn: &mut PgConnection, partner_id: i64) -> Result<MyPlan> {
-    let row: Option<(
-        String,
-        Option<DateTime<Utc>>,
-        Option<DateTime<Utc>>,
-        Option<DateTime<Utc>>,
-    )> = sqlx::query_as(
-        "SELECT p.plan::text, p.plan_selected_at,
-                (SELECT max(updated_at) FROM partner_prices WHERE partner_id = p.id),
-                (SELECT max(updated_at) FROM plan_prices WHERE plan = p.plan)
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        plan: String,
+        selected_at: Option<DateTime<Utc>>,
+        custom_at: Option<DateTime<Utc>>,
+        slab_at: Option<DateTime<Utc>>,
+    }
+    let row: Option<Row> = sqlx::query_as(
+        "SELECT p.plan::text AS plan, p.plan_selected_at AS selected_at,
+                (SELECT max(updated_at) FROM partner_prices WHERE partner_id = p.id) AS custom_at,
+                (SELECT max(updated_at) FROM plan_prices WHERE plan = p.plan) AS slab_at
            FROM partners p WHERE p.id = $1",
     )
     .bind(partner_id)
     .fetch_optional(&mut *conn)
     .await?;
-    let (plan, selected_at, custom_at, slab_at) = row.ok_or(Error::NotFound)?;
+    let Row {
+        plan,
+        selected_at,
+        custom_at,
+        slab_at,
+    } = row.ok_or(Error::NotFound)?;
     let customised = custom_at.is_some();
     if selected_at.is_none() && !customised {
         return Ok(MyPlan {

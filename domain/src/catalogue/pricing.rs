@@ -181,8 +181,7 @@ pub struct UserPriceChange {
     pub price_paise: crate::money::Paise,
 }
 
-/// The largest price anyone may set: ₹1 crore per call.
-pub const MAX_PRICE_PAISE: i64 = 1_000_000_000;
+pub use crate::money::MAX_PRICE_PAISE;
 
 /// Sets an end user's prices (only the rows the partner changed are sent). All or nothing:
 /// any unknown service or bad price refuses the whole list. Returns how many rows changed.
@@ -304,15 +303,15 @@ async fn set_rows(
                     .await?;
             }
         }
-        audit_rows.push((
-            match user_id {
+        audit_rows.push(audit::Change {
+            entity_id: match user_id {
                 Some(u) => format!("{u}:{service}"),
                 None => service.clone(),
             },
-            Some(partner_id),
-            Some(serde_json::json!({ "price_paise": before })),
-            Some(serde_json::json!({ "price_paise": price })),
-        ));
+            partner_id: Some(partner_id),
+            before: Some(serde_json::json!({ "price_paise": before })),
+            after: Some(serde_json::json!({ "price_paise": price })),
+        });
     }
     let (action, entity) = if user_id.is_some() {
         ("user_price.set", "user_price")
@@ -388,12 +387,12 @@ pub async fn set_margin(
             actor,
             "margin.set",
             "partner",
-            &[(
-                partner_id.to_string(),
-                Some(partner_id),
-                Some(serde_json::json!({ "default_margin_bps": before })),
-                Some(serde_json::json!({ "default_margin_bps": bps })),
-            )],
+            &[audit::Change {
+                entity_id: partner_id.to_string(),
+                partner_id: Some(partner_id),
+                before: Some(serde_json::json!({ "default_margin_bps": before })),
+                after: Some(serde_json::json!({ "default_margin_bps": bps })),
+            }],
         )
         .await?;
     }

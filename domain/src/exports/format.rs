@@ -113,15 +113,11 @@ pub fn rupees(out: &mut String, paise: i64) {
     two(out, p % 100);
 }
 
-/// Text from a person or an upstream, made safe for a spreadsheet: a value that starts with
-/// `=`, `+`, `-`, `@`, a tab or a carriage return would be read as a formula (OWASP's CSV
-/// injection), so it gets a leading apostrophe, which spreadsheets show as text and hide.
+/// Text from a person or an upstream, made safe for a spreadsheet by the platform's one rule
+/// (`infra::spreadsheet::neutralise`: a leading apostrophe on what could run as a formula).
 /// Commas, quotes and newlines are the CSV writer's to quote.
 pub fn text(out: &mut String, value: &str) {
-    if value.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        out.push('\'');
-    }
-    out.push_str(value);
+    crate::infra::spreadsheet::neutralise(out, value);
 }
 
 #[cfg(test)]
@@ -145,7 +141,7 @@ mod tests {
         assert_eq!(r(10_000_000_000), "₹10,00,00,000.00");
         assert_eq!(r(-150), "-₹1.50");
         // Agrees with the mail texts' formatter.
-        for p in [0, 7, 1_000_00, 12_34_567_89, 9_99_99_99_999] {
+        for p in [0, 7, 100_000, 123_456_789, 99_999_999_999] {
             assert_eq!(r(p), crate::wallets::format_inr(p));
         }
     }

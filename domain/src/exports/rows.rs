@@ -167,11 +167,10 @@ impl Layout {
             cols.push(PartnerId);
         }
         // A partner's wallet entries are the partner's own: no user to name.
-        let many_users = match (kind, scope) {
-            (_, Scope::User { .. }) => false,
-            (Kind::WalletEntries, _) => false,
-            _ => true,
-        };
+        let many_users = !matches!(
+            (kind, scope),
+            (_, Scope::User { .. }) | (Kind::WalletEntries, _)
+        );
         if many_users {
             cols.push(UserId);
         }

@@ -62,8 +62,9 @@ pub struct Parsed {
 }
 
 /// Reads a CSV whose first line names the API's input fields. Refused with a message on
-/// `file`: not UTF-8, no header, a blank or repeated column name, a required field without a
-/// column, a row of more cells than columns, no rows, more than [`MAX_ROWS`].
+/// `file`: not UTF-8, not strict CSV (an unbalanced quote, a row of another width than the
+/// header: `infra::spreadsheet::read_strict`, naming the line), no header, a blank or repeated
+/// column name, a required field without a column, no rows, more than [`MAX_ROWS`].
 pub fn parse(bytes: &[u8], required: &[String]) -> Result<Parsed> {
     let bad = |m: String| Error::invalid("file", m);
     if bytes.len() > MAX_FILE_BYTES {
@@ -72,15 +73,13 @@ pub fn parse(bytes: &[u8], required: &[String]) -> Result<Parsed> {
     let text =
         std::str::from_utf8(bytes).map_err(|_| bad("The file is not a UTF-8 CSV file".into()))?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .from_reader(text.as_bytes());
-    let columns: Vec<String> = reader
-        .headers()
-        .map_err(|e| bad(format!("The file is not a CSV file: {e}")))?
-        .iter()
-        .map(|h| h.trim().to_owned())
-        .collect();
+    let mut records = crate::infra::spreadsheet::read_strict(text)
+        .map_err(|e| bad(e.0))?
+        .into_iter();
+    let columns: Vec<String> = records
+        .next()
+        .map(|r| r.cells.iter().map(|h| h.trim().to_owned()).collect())
+        .unwrap_or_default();
     if columns.iter().all(String::is_empty) {
         return Err(bad("The first row must name the columns".into()));
     }
@@ -103,18 +102,11 @@ pub fn parse(bytes: &[u8], required: &[String]) -> Result<Parsed> {
         )));
     }
     let mut rows = Vec::new();
-    for (i, record) in reader.records().enumerate() {
-        let line = i + 2;
-        let record = record.map_err(|e| bad(format!("Row {line} cannot be read: {e}")))?;
+    // The strict reader has refused unbalanced quotes and rows of another width already.
+    for record in records {
+        let record = record.cells;
         if record.iter().all(|c| c.trim().is_empty()) {
             continue;
-        }
-        if record.len() > columns.len() {
-            return Err(bad(format!(
-                "Row {line} has {} cells but the file has {} columns",
-                record.len(),
-                columns.len()
-            )));
         }
         if rows.len() == MAX_ROWS {
             return Err(bad("A batch holds at most 10,000 rows".into()));
@@ -147,6 +139,12 @@ pub struct NewBatch<'a> {
 /// job and records it with [`set_job`]).
 pub async fn create(conn: &mut PgConnection, b: &NewBatch<'_>, parsed: &Parsed) -> Result<i64> {
     let file_name: String = b.file_name.trim().chars().take(200).collect();
+    if !crate::infra::text::is_single_line(&file_name) {
+        return Err(Error::invalid(
+            "file_name",
+            "File name contains invalid characters",
+        ));
+    }
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO batches (partner_id, user_id, key_id, service, sandbox, ip, file_name, columns, total_rows)
          VALUES ($1, $2, $3, $4, $5, $6::inet, $7, $8, $9) RETURNING id",
@@ -452,6 +450,9 @@ pub async fn result_csv(
         ]
         .map(String::from),
     );
+    // Column names and cells are the user's text: neutralised like every CSV the platform writes.
+    let safe = |v: &str| crate::infra::spreadsheet::cell(v).into_owned();
+    let header: Vec<String> = header.iter().map(|h| safe(h)).collect();
     w.write_record(&header).map_err(anyhow::Error::from)?;
     for r in rows {
         let mut rec = vec![r.row_no.to_string()];
@@ -478,7 +479,8 @@ pub async fn result_csv(
             (Some(v), None) => v.to_string(),
             (None, None) => String::new(),
         });
-        w.write_record(&rec).map_err(anyhow::Error::from)?;
+        w.write_record(rec.iter().map(|c| safe(c)))
+            .map_err(anyhow::Error::from)?;
     }
     Ok(w.into_inner()
         .map_err(|e| anyhow::anyhow!("writing the result file: {e}"))?)

@@ -2,7 +2,7 @@
 //! `POST /verify/{service}` and Try-it (through its charging task) and the `run_batch` job
 //! (row by row, each in a transaction with the row's state).
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
 use bytes::Bytes;
 use http::{HeaderMap, HeaderName, HeaderValue, header};
@@ -11,13 +11,19 @@ use sqlx::PgPool;
 use super::{Call, Caller};
 use crate::{
     Result,
-    infra::config::Config,
+    infra::{config::Config, upstream_addr},
     wallets::{self, Owner, WalletKind, charge::Charge},
 };
 
-/// The client for upstream calls, with the configured timeout.
+/// The client for upstream calls, with the configured timeout. Its resolver and redirect
+/// policy refuse non-public addresses (`infra::upstream_addr`).
 pub fn http_client(config: &Config) -> reqwest::Client {
+    let policy = upstream_addr::Policy::new(config);
     reqwest::Client::builder()
+        .dns_resolver(Arc::new(upstream_addr::CheckedResolver::new(
+            policy.clone(),
+        )))
+        .redirect(upstream_addr::redirect_policy(policy))
         .timeout(config.upstream_timeout)
         .connect_timeout(config.upstream_timeout.min(Duration::from_secs(5)))
         .pool_max_idle_per_host(256)
@@ -154,6 +160,12 @@ async fn upstream(
         .unwrap_or(&config.upstream_base_url)
         .trim_end_matches('/');
     let url = format!("{base}{}", call.endpoint.endpoint);
+    if caller.base_url.is_some()
+        && let Err(e) = upstream_addr::precheck(&url, &upstream_addr::Policy::new(config))
+    {
+        tracing::warn!(error = %e, partner_id = caller.partner_id, "client API base URL refused");
+        return Upstream::Unreachable;
+    }
     let names = call.endpoint.params();
     let params: serde_json::Map<String, serde_json::Value> = if names.is_empty() {
         input.clone()

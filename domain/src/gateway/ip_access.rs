@@ -121,6 +121,11 @@ impl IpEntryInput {
             "comments",
             "Comments must be at most 500 characters",
         );
+        v.check(
+            crate::infra::text::is_plain_text(comments),
+            "comments",
+            "Comments contain invalid characters",
+        );
         v.into_result()?;
         // The violations above cover a missing user id or IP; this only satisfies the types.
         let (Some(user_id), Some(ip)) = (user_id, parsed) else {

@@ -104,26 +104,30 @@ pub async fn record(conn: &mut PgConnection, r: &Record<'_>) -> Result<(), sqlx:
     Ok(())
 }
 
+/// One entity's row of a [`record_many`]: the actor, action and entity are shared.
+#[derive(Debug, Clone)]
+pub struct Change {
+    pub entity_id: String,
+    pub partner_id: Option<i64>,
+    pub before: Option<serde_json::Value>,
+    pub after: Option<serde_json::Value>,
+}
+
 /// Many rows of one action in one statement (a bulk price change writes one row per price).
 pub async fn record_many(
     conn: &mut PgConnection,
     actor: Actor,
     action: &str,
     entity: &str,
-    rows: &[(
-        String,
-        Option<i64>,
-        Option<serde_json::Value>,
-        Option<serde_json::Value>,
-    )],
+    rows: &[Change],
 ) -> Result<(), sqlx::Error> {
     if rows.is_empty() {
         return Ok(());
     }
-    let ids: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
-    let partners: Vec<Option<i64>> = rows.iter().map(|r| r.1).collect();
-    let before: Vec<Option<serde_json::Value>> = rows.iter().map(|r| r.2.clone()).collect();
-    let after: Vec<Option<serde_json::Value>> = rows.iter().map(|r| r.3.clone()).collect();
+    let ids: Vec<&str> = rows.iter().map(|r| r.entity_id.as_str()).collect();
+    let partners: Vec<Option<i64>> = rows.iter().map(|r| r.partner_id).collect();
+    let before: Vec<Option<serde_json::Value>> = rows.iter().map(|r| r.before.clone()).collect();
+    let after: Vec<Option<serde_json::Value>> = rows.iter().map(|r| r.after.clone()).collect();
     sqlx::query(
         "INSERT INTO audit_log (actor_kind, actor_id, action, entity, entity_id, partner_id, before, after, client_ip)
          SELECT $1, $2, $3, $4, x.id, x.partner_id, x.before, x.after, $9::inet

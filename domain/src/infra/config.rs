@@ -225,6 +225,54 @@ pub struct Config {
     /// `GET /metrics` wants `Authorization: Bearer {this}` when set (`METRICS_TOKEN`); unset,
     /// it is open, for a scraper on a private network.
     pub metrics_token: Option<String>,
+    /// How the api's HTTP server treats slow or greedy clients (`HTTP_*`).
+    pub http: HttpConfig,
+    /// Lets partners' API base URLs resolve to loopback, private, link-local or metadata
+    /// addresses (`UPSTREAM_ALLOW_PRIVATE`, default false): only for a lab or tests.
+    /// `UPSTREAM_BASE_URL` itself is the operator's and always trusted.
+    pub upstream_allow_private: bool,
+}
+
+/// Limits of the api's HTTP server against slow clients (slowloris) and connection floods.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpConfig {
+    /// A request's line and headers must arrive within this (`HTTP_HEADER_TIMEOUT_SECS`,
+    /// default 10); it also ends a kept-alive connection idle that long.
+    pub header_read_timeout: Duration,
+    /// A request's whole body must arrive within this after its headers
+    /// (`HTTP_BODY_TIMEOUT_SECS`, default 60), else 408 and the connection closes.
+    pub body_read_timeout: Duration,
+    /// Open connections at once, all clients together (`HTTP_MAX_CONNECTIONS`, default 10000,
+    /// lowered to fit the process's file-descriptor limit); more are closed on accept.
+    pub max_connections: usize,
+    /// Open connections at once from one client address (IPv6: one /64), unless it is a
+    /// trusted proxy (`HTTP_MAX_CONNECTIONS_PER_IP`, default 256).
+    pub max_connections_per_ip: usize,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        Self {
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(60),
+            max_connections: 10_000,
+            max_connections_per_ip: 256,
+        }
+    }
+}
+
+fn positive<T: FromStr + PartialEq + Default + Copy>(
+    var: &'static str,
+    default: T,
+) -> Result<T, ConfigError> {
+    let v: T = parsed(var, default)?;
+    if v == T::default() {
+        return Err(ConfigError {
+            var,
+            problem: "must be at least 1".into(),
+        });
+    }
+    Ok(v)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -518,6 +566,25 @@ impl Config {
             partner_smtp_allow_private: parsed("PARTNER_SMTP_ALLOW_PRIVATE", false)?,
             trusted_proxies: trusted_proxies(raw("TRUSTED_PROXIES").as_deref().unwrap_or(""))?,
             metrics_token: raw("METRICS_TOKEN"),
+            http: {
+                let d = HttpConfig::default();
+                HttpConfig {
+                    header_read_timeout: Duration::from_secs(positive(
+                        "HTTP_HEADER_TIMEOUT_SECS",
+                        d.header_read_timeout.as_secs(),
+                    )?),
+                    body_read_timeout: Duration::from_secs(positive(
+                        "HTTP_BODY_TIMEOUT_SECS",
+                        d.body_read_timeout.as_secs(),
+                    )?),
+                    max_connections: positive("HTTP_MAX_CONNECTIONS", d.max_connections)?,
+                    max_connections_per_ip: positive(
+                        "HTTP_MAX_CONNECTIONS_PER_IP",
+                        d.max_connections_per_ip,
+                    )?,
+                }
+            },
+            upstream_allow_private: parsed("UPSTREAM_ALLOW_PRIVATE", false)?,
         })
     }
 

@@ -50,15 +50,13 @@ impl ContactForm {
         // Control characters (a NUL above all) would make the mail unbuildable on every retry.
         for (field, value) in [("name", name), ("email", email), ("mobile", mobile)] {
             v.check(
-                !value.chars().any(char::is_control),
+                crate::infra::text::is_single_line(value),
                 field,
                 "Please remove special characters",
             );
         }
         v.check(
-            !message
-                .chars()
-                .any(|c| c.is_control() && c != '\n' && c != '\r' && c != '\t'),
+            crate::infra::text::is_plain_text(&message.replace("\r\n", "\n")),
             "message",
             "Please remove special characters",
         );

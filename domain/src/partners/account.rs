@@ -8,7 +8,7 @@ use crate::{
     Error, Result,
     error::Violations,
     infra::audit::{self, Actor},
-    partners::is_plain_text,
+    infra::text::is_plain_text,
 };
 
 /// Contact details: phoneNumber, email, address (spec part 2, §2.7), all required.

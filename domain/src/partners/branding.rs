@@ -56,7 +56,7 @@ impl BrandingForm {
             "Title must be at most 100 characters",
         );
         v.check(
-            crate::partners::is_plain_text(title),
+            crate::infra::text::is_plain_text(title),
             "title",
             "Title contains invalid characters",
         );
@@ -71,7 +71,7 @@ impl BrandingForm {
             "Description must be at most 500 characters",
         );
         v.check(
-            crate::partners::is_plain_text(description),
+            crate::infra::text::is_plain_text(description),
             "description",
             "Description contains invalid characters",
         );

@@ -67,7 +67,7 @@ impl SmtpForm {
         v.check(!user.is_empty(), "user", "User is required");
         v.check(user.chars().count() <= 254, "user", "User is too long");
         v.check(
-            crate::partners::is_plain_text(user),
+            crate::infra::text::is_plain_text(user),
             "user",
             "User contains invalid characters",
         );
@@ -99,12 +99,12 @@ impl SmtpForm {
             "Company name is too long",
         );
         v.check(
-            crate::partners::is_plain_text(company_name),
+            crate::infra::text::is_plain_text(company_name),
             "company_name",
             "Company name contains invalid characters",
         );
         v.check(
-            crate::partners::is_plain_text(from),
+            crate::infra::text::is_plain_text(from),
             "from",
             "From must be an email address",
         );

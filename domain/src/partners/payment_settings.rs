@@ -13,9 +13,12 @@ use crate::{
     infra::audit::{self, Actor},
     infra::crypto::{self, SecretBox},
     infra::storage,
-    partners::is_plain_text,
-    portal::top_up::DEFAULT_QR_INSTRUCTION,
+    infra::text::is_plain_text,
 };
+
+/// Shown when the partner has not set a QR description (spec part 2: pay including GST and
+/// share a screenshot).
+pub const DEFAULT_QR_INSTRUCTION: &str = "Scan the QR code to pay the amount you want to add, including GST, and share a screenshot of the payment with us. Your wallet is credited once the payment is confirmed.";
 
 /// What a GET shows instead of the key secret: a fixed mask, so not even its length leaks.
 pub const SECRET_MASK: &str = "********";

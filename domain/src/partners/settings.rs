@@ -155,6 +155,25 @@ pub async fn client(conn: &mut PgConnection, partner_id: i64) -> Result<ClientSe
     .ok_or(Error::NotFound)
 }
 
+/// The address check of a new base URL (`infra::upstream_addr`: public addresses only, unless
+/// `UPSTREAM_ALLOW_PRIVATE`), 422 on `base_url`. Run before the transaction: it may wait for
+/// DNS. The gateway checks again before every call.
+pub async fn check_base_url(
+    p: &ClientSettingsPatch,
+    config: &crate::infra::config::Config,
+) -> Result<()> {
+    let Some(b) = p.base_url.as_deref().map(str::trim) else {
+        return Ok(());
+    };
+    if b.is_empty() || !valid_url(b, &["http", "https"]) {
+        return Ok(());
+    }
+    let policy = crate::infra::upstream_addr::Policy::new(config);
+    crate::infra::upstream_addr::check_saved(b.trim_end_matches('/'), &policy)
+        .await
+        .map_err(|_| Error::invalid("base_url", crate::infra::upstream_addr::PRIVATE_BASE_URL))
+}
+
 /// The super admin's PATCH. A new base URL keeps the previous one in `old_base_url`; turning
 /// the base URL on needs one.
 pub async fn update_client(

@@ -16,7 +16,7 @@ use crate::{
     Result,
     error::Violations,
     infra::audit::{self, Actor},
-    partners::is_plain_text,
+    infra::text::is_plain_text,
 };
 
 /// Longest terms accepted, in characters of the HTML as sent.

@@ -196,7 +196,7 @@ pub async fn create_by(
     .bind(&u.last_name)
     .bind(&u.email)
     .bind(&u.phone_number)
-    .bind(&hash)
+    .bind(hash)
     .bind(u.full_access)
     .fetch_one(&mut *conn)
     .await

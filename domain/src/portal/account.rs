@@ -7,7 +7,7 @@ use sqlx::PgConnection;
 
 use crate::{
     Error, Result,
-    partners::{is_plain_text, normalize_email},
+    infra::{email_address::normalize_email, text::is_plain_text},
     wallets::{self, Balances, Owner},
 };
 

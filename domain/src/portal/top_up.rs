@@ -6,9 +6,7 @@ use sqlx::PgConnection;
 
 use crate::Result;
 
-/// Shown when the partner has not set a QR description (spec part 2: pay including GST and
-/// share a screenshot).
-pub const DEFAULT_QR_INSTRUCTION: &str = "Scan the QR code to pay the amount you want to add, including GST, and share a screenshot of the payment with us. Your wallet is credited once the payment is confirmed.";
+pub use crate::partners::payment_settings::DEFAULT_QR_INSTRUCTION;
 
 /// The public columns of `partner_payment_settings`; storage keys, not links (the api signs them).
 #[derive(Debug, Clone, Default, PartialEq, Eq, sqlx::FromRow)]

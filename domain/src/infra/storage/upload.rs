@@ -138,7 +138,7 @@ impl UploadPlan {
         size: u64,
     ) -> Result<Self> {
         Self::in_folder(
-            &crate::trubank::statement_folder(partner_id, user_id),
+            &crate::infra::storage::upload::statement_folder(partner_id, user_id),
             UploadPurpose::Statement,
             file_name,
             content_type,
@@ -187,4 +187,9 @@ impl UploadPlan {
             size,
         })
     }
+}
+
+/// The folder of a user's statements: a request may only name a file in it.
+pub fn statement_folder(partner_id: i64, user_id: i64) -> String {
+    format!("partners/{partner_id}/users/{user_id}/statement/")
 }
