@@ -113,6 +113,9 @@ impl IntoResponse for ApiError {
             },
         };
         let mut res = (self.status, Json(body)).into_response();
+        // For the metrics: the gateway's refusals are counted by their code.
+        res.extensions_mut()
+            .insert(crate::metrics::ErrorCode(self.code));
         if let Some(secs) = self.retry_after {
             res.headers_mut()
                 .insert(http::header::RETRY_AFTER, http::HeaderValue::from(secs));

@@ -216,6 +216,13 @@ async fn charge_and_call(
             Outcome::Charged { transaction_id, .. } => transaction_id,
             _ => return insufficient(),
         };
+        state.metrics.gateway_call(
+            &call.price.service,
+            &call.price.category,
+            true,
+            None,
+            started.elapsed(),
+        );
         return Ok(verified(answer, transaction_id, charged_paise, true, vid));
     }
     let transaction_id = match state.gateway.charger.charge(charge).await? {
@@ -223,6 +230,7 @@ async fn charge_and_call(
         _ => return insufficient(),
     };
 
+    let upstream_started = Instant::now();
     let answer = call::answer(
         &state.gateway.http,
         &state.config,
@@ -232,6 +240,7 @@ async fn charge_and_call(
         &input,
     )
     .await;
+    let upstream = Some(upstream_started.elapsed());
     let (success, status_code) = answer.outcome();
     let settled = state
         .gateway
@@ -253,6 +262,13 @@ async fn charge_and_call(
             false
         }
     };
+    state.metrics.gateway_call(
+        &call.price.service,
+        &call.price.category,
+        kept,
+        upstream,
+        started.elapsed(),
+    );
     let charged = if kept { charged_paise } else { 0 };
     Ok(verified(answer, transaction_id, charged, false, vid))
 }

@@ -5,8 +5,10 @@
 //! count. Failures are retried with exponential backoff (see `runner`), up to `MAX_ATTEMPTS`.
 
 pub mod aggregate_ip_hits;
+pub mod bookkeeping;
 pub mod bulk_update_prices;
 pub mod export_csv;
+pub mod metrics;
 pub mod noop;
 pub mod overview;
 pub mod provision_subdomain;

@@ -138,12 +138,13 @@ pub enum Outcome {
 }
 
 /// Puts a failed job (retrying or failed for good) back to run now. A job out of attempts gets
-/// one more: apalis fetches `Pending` jobs whatever their count, and a new failure leaves it
-/// failed again. The workers listening for new jobs are woken as an insert would.
+/// one more, and its allowance grows with it (so it never reads "2 of 1"); a new failure leaves
+/// it failed again. The workers listening for new jobs are woken as an insert would.
 pub async fn retry(pool: &PgPool, id: &str, actor: Actor) -> Result<Outcome, sqlx::Error> {
     let mut tx = pool.begin().await?;
     let kind: Option<String> = sqlx::query_scalar(
-        "UPDATE apalis.jobs SET status = 'Pending', run_at = now(), lock_by = NULL, lock_at = NULL, done_at = NULL
+        "UPDATE apalis.jobs SET status = 'Pending', run_at = now(), lock_by = NULL, lock_at = NULL, done_at = NULL,
+                max_attempts = GREATEST(max_attempts, attempts + 1)
           WHERE id = $1 AND status = 'Failed'
           RETURNING job_type",
     )

@@ -26,8 +26,10 @@ impl Job for PruneJobs {
         let sessions = domain::infra::sessions::prune_expired(&mut conn).await?;
         let tokens = domain::auth::tokens::prune_expired(&mut conn).await?;
         let attempts = domain::auth::sign_in_attempts::prune_old(&mut conn).await?;
+        let job_attempts =
+            domain::infra::job_attempts::prune(&mut conn, ctx.config.job_retention).await?;
         let idempotency_keys = domain::gateway::idempotency::prune(&ctx.pool).await?;
-        tracing::info!(pruned, sessions, tokens, attempts, idempotency_keys, period = %self.period, "finished jobs and expired rows pruned");
+        tracing::info!(pruned, sessions, tokens, attempts, job_attempts, idempotency_keys, period = %self.period, "finished jobs and expired rows pruned");
         Ok(())
     }
 }

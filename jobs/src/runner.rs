@@ -34,7 +34,14 @@ const IN_PROCESS_WORKER: &str = "in-process";
 /// Runs one fetched job: its handler, then (on failure) the retry backoff. The worker and
 /// [`run_pending`] both go through here; the `Err` is what `last_result` records.
 async fn execute<J: Job>(job: J, ctx: &JobContext, id: &str) -> Result<(), String> {
-    match job.run(ctx).await {
+    let clock = std::time::Instant::now();
+    let result = job.run(ctx).await;
+    crate::bookkeeping::observe(
+        J::KIND,
+        if result.is_ok() { "done" } else { "failed" },
+        clock.elapsed(),
+    );
+    match result {
         Ok(()) => Ok(()),
         Err(err) => {
             let moved = sqlx::query(

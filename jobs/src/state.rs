@@ -8,7 +8,8 @@ use sqlx::PgPool;
 pub struct JobState {
     pub id: String,
     pub kind: String,
-    /// queued | running | retrying (failed, will run again after its backoff) | done | failed
+    /// queued | running | retrying (failed, will run again after its backoff) | done | failed |
+    /// discarded (stopped by an operator, never run again)
     pub status: String,
     pub attempts: i32,
     pub max_attempts: i32,
@@ -43,6 +44,7 @@ pub async fn find(pool: &PgPool, id: &str) -> Result<Option<JobState>, sqlx::Err
             "Pending" | "Queued" => "queued",
             "Running" => "running",
             "Done" => "done",
+            "Killed" => "discarded",
             "Failed" if r.attempts < r.max_attempts => "retrying",
             _ => "failed",
         };
@@ -60,7 +62,7 @@ pub async fn find(pool: &PgPool, id: &str) -> Result<Option<JobState>, sqlx::Err
             last_error,
             created_at,
             run_at: r.run_at,
-            finished_at: if status == "done" || status == "failed" {
+            finished_at: if matches!(status, "done" | "failed" | "discarded") {
                 r.done_at
             } else {
                 None
@@ -70,12 +72,13 @@ pub async fn find(pool: &PgPool, id: &str) -> Result<Option<JobState>, sqlx::Err
 }
 
 /// The error of a job's last run, from apalis's `last_result` (`{"Err": …}`); `None` after a
-/// success or before any run.
+/// success or before any run. A message that repeats itself ("X: X", as errors that print
+/// their source leave it) is shown once.
 pub fn error_text(last_result: Option<&serde_json::Value>) -> Option<String> {
     last_result
         .and_then(|v| v.get("Err"))
         .map(|e| match e.as_str() {
-            Some(s) => s.to_owned(),
+            Some(s) => domain::infra::job_attempts::unrepeated(s),
             None => e.to_string(),
         })
 }

@@ -81,6 +81,7 @@ pub fn config(database_url: &str) -> Config {
         // X-Forwarded-For, as a same-host reverse proxy would.
         trusted_proxies: vec!["127.0.0.1/32".parse().unwrap(), "::1/128".parse().unwrap()],
         metrics_token: None,
+        worker_metrics_port: None,
         http: Default::default(),
         // Tests' fake upstreams listen on loopback.
         upstream_allow_private: true,

@@ -40,6 +40,21 @@ async fn run() -> anyhow::Result<()> {
     let ctx = jobs::JobContext::new(pool, config.clone())?;
     let process = jobs::workers::Process::current(config.worker_concurrency);
     tracing::info!(instance = %process.id, concurrency = config.worker_concurrency, "worker started");
+    // Prometheus scrapes every worker here: its job counters are its own, in memory.
+    let _metrics = match config.worker_metrics_port {
+        Some(port) => {
+            let addr = format!("{}:{port}", config.host);
+            let listener = tokio::net::TcpListener::bind(&addr)
+                .await
+                .map_err(|e| anyhow::anyhow!("WORKER_METRICS_PORT: listening on {addr}: {e}"))?;
+            tracing::info!(%addr, "worker metrics at /metrics");
+            Some(AbortOnDrop(tokio::spawn(jobs::metrics::serve(
+                listener,
+                config.metrics_token.clone(),
+            ))))
+        }
+        None => None,
+    };
     jobs::workers::run(ctx, process, shutdown_signal()).await
 }
 
@@ -50,4 +65,12 @@ async fn shutdown_signal() {
         _ = async { match term.as_mut() { Some(t) => { t.recv().await; } None => std::future::pending::<()>().await } } => {},
     }
     tracing::info!("worker shutting down");
+}
+
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }

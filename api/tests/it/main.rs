@@ -33,6 +33,7 @@ mod mail;
 mod metrics_guard;
 mod onboarding;
 mod operations;
+mod ops_metrics;
 mod partner_smtp;
 mod payment_settings;
 mod plans;

@@ -231,6 +231,9 @@ pub struct Config {
     /// addresses (`UPSTREAM_ALLOW_PRIVATE`, default false): only for a lab or tests.
     /// `UPSTREAM_BASE_URL` itself is the operator's and always trusted.
     pub upstream_allow_private: bool,
+    /// Each worker serves its own `/metrics` on this port (`WORKER_METRICS_PORT`, on `HOST`);
+    /// unset, it serves none.
+    pub worker_metrics_port: Option<u16>,
 }
 
 /// Limits of the api's HTTP server against slow clients (slowloris) and connection floods.
@@ -566,6 +569,10 @@ impl Config {
             partner_smtp_allow_private: parsed("PARTNER_SMTP_ALLOW_PRIVATE", false)?,
             trusted_proxies: trusted_proxies(raw("TRUSTED_PROXIES").as_deref().unwrap_or(""))?,
             metrics_token: raw("METRICS_TOKEN"),
+            worker_metrics_port: match raw("WORKER_METRICS_PORT") {
+                None => None,
+                Some(_) => Some(parsed("WORKER_METRICS_PORT", 0u16)?),
+            },
             http: {
                 let d = HttpConfig::default();
                 HttpConfig {
