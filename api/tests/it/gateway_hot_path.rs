@@ -267,8 +267,11 @@ async fn gateway_refusals_of_a_known_key_are_logged_with_their_reason_and_nothin
     assert_eq!(st, 401);
 
     let rows = logged(&app, s.user_id, 9).await;
-    let codes: Vec<i32> = rows.iter().map(|r| r.0).collect();
-    assert_eq!(codes, [404, 422, 200, 402, 402, 402, 402, 429, 403]);
+    // Refusals are written by their own batches, the charged call by the charger: compared as
+    // a set.
+    let mut codes: Vec<i32> = rows.iter().map(|r| r.0).collect();
+    codes.sort_unstable();
+    assert_eq!(codes, [200, 402, 402, 402, 402, 403, 404, 422, 429]);
     for (code, amount, txn, service, reason) in &rows {
         if *code == 200 {
             assert_eq!(
