@@ -134,7 +134,17 @@ impl From<domain::Error> for ApiError {
                 err.message = message;
                 err
             }
-            E::Conflict(m) => Self::conflict(m),
+            E::Conflict { message, field } => {
+                let mut err = Self::conflict(message.clone());
+                if let Some(field) = field {
+                    err.fields.insert(field.to_owned(), message);
+                }
+                err
+            }
+            E::BadRequest(m) => Self::bad_request(m),
+            E::TooManyAttempts { retry_after_secs } => {
+                Self::too_many_requests_after(retry_after_secs)
+            }
             E::Forbidden(m) => Self::forbidden(m),
             E::Unauthorized(m) => Self::unauthorized(m),
             E::InsufficientFunds => Self::new(
@@ -292,5 +302,25 @@ mod tests {
         let (_, b) = body(domain::Error::invalid("email", "Email is required").into()).await;
         assert_eq!(b["error"]["fields"]["email"], "Email is required");
         assert_eq!(b["error"]["message"], "Email is required");
+
+        // A conflict on a field is that field's error too; one without a field has none.
+        let (s, b) = body(domain::Error::conflict_on("email", "This email is taken").into()).await;
+        assert_eq!(s.as_u16(), 409);
+        assert_eq!(b["error"]["fields"]["email"], "This email is taken");
+        assert_eq!(b["error"]["message"], "This email is taken");
+        let (_, b) = body(domain::Error::conflict("taken").into()).await;
+        assert!(b["error"].get("fields").is_none(), "{b}");
+
+        let (s, b) = body(domain::Error::BadRequest("Link expired".into()).into()).await;
+        assert_eq!(
+            (s.as_u16(), &b["error"]["code"]),
+            (400, &"bad_request".into())
+        );
+        let r = ApiError::from(domain::Error::TooManyAttempts {
+            retry_after_secs: 42,
+        })
+        .into_response();
+        assert_eq!(r.status().as_u16(), 429);
+        assert_eq!(r.headers()[http::header::RETRY_AFTER], "42");
     }
 }

@@ -12,12 +12,23 @@ pub enum Error {
         message: String,
         fields: BTreeMap<String, String>,
     },
+    /// Something is taken or in the way; `field` names the input at fault when there is one,
+    /// so the api answers it as that field's error without reading the message.
+    #[error("{message}")]
+    Conflict {
+        message: String,
+        field: Option<&'static str>,
+    },
+    /// A request that cannot succeed as sent (an expired or used link).
     #[error("{0}")]
-    Conflict(String),
+    BadRequest(String),
     #[error("{0}")]
     Forbidden(String),
     #[error("{0}")]
     Unauthorized(String),
+    /// Too many attempts on one account: try again after this many seconds.
+    #[error("too many attempts")]
+    TooManyAttempts { retry_after_secs: u64 },
     #[error("insufficient balance")]
     InsufficientFunds,
     #[error("{0}")]
@@ -40,7 +51,18 @@ impl Error {
     }
 
     pub fn conflict(message: impl Into<String>) -> Self {
-        Error::Conflict(message.into())
+        Error::Conflict {
+            message: message.into(),
+            field: None,
+        }
+    }
+
+    /// A conflict on one input field (an e-mail or a name that is taken).
+    pub fn conflict_on(field: &'static str, message: impl Into<String>) -> Self {
+        Error::Conflict {
+            message: message.into(),
+            field: Some(field),
+        }
     }
 }
 

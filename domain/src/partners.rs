@@ -1,5 +1,6 @@
-//! Partners' identity: sign-up, sign-in, e-mail verification and passwords. The wizard that
-//! follows sign-up is `onboarding`; the branded site is `branding`.
+//! Partners' identity: sign-up and its rules, and the credentials the mails read. Sign-in and
+//! passwords, the same for every kind of account, are `auth`; the wizard that follows sign-up
+//! is `onboarding`; the branded site is `branding`.
 
 pub mod account;
 pub mod branding;
@@ -20,40 +21,14 @@ use sqlx::PgConnection;
 use crate::{
     Error, Result,
     error::Violations,
-    infra::audit::{self, Actor},
-    infra::crypto,
     infra::{email_address::normalize_email, text::is_plain_text},
     wallets::{self, Owner, WalletKind},
 };
 
 pub const EMAIL_TAKEN: &str = "This email is already registered";
 pub const USER_NAME_TAKEN: &str = "This user name is already taken";
-pub const PASSWORD_RULE: &str = "Password must be at least 8 characters and contain at least two of: upper case letters, lower case letters, numbers, symbols";
-pub const PASSWORD_MISMATCH: &str = "New Password and Confirm Password didnot match!";
-/// Long enough for any passphrase, short enough that hashing it is not a denial of service.
-const MAX_PASSWORD_CHARS: usize = 128;
-
-/// The server-side password rule (the spec's guidance text, enforced): at least 8 characters
-/// and at least two of upper case, lower case, digits and symbols.
-pub fn check_password(field: &str, password: &str) -> Result<()> {
-    let n = password.chars().count();
-    if n > MAX_PASSWORD_CHARS {
-        return Err(Error::invalid(
-            field,
-            format!("Password must be at most {MAX_PASSWORD_CHARS} characters"),
-        ));
-    }
-    let classes = [
-        password.chars().any(|c| c.is_uppercase()),
-        password.chars().any(|c| c.is_lowercase()),
-        password.chars().any(|c| c.is_ascii_digit()),
-        password.chars().any(|c| !c.is_alphanumeric()),
-    ];
-    if n < 8 || classes.iter().filter(|&&x| x).count() < 2 {
-        return Err(Error::invalid(field, PASSWORD_RULE));
-    }
-    Ok(())
-}
+/// The password rule sign-up enforces, as for every password.
+pub use crate::auth::passwords::RULE as PASSWORD_RULE;
 
 pub fn is_user_name(s: &str) -> bool {
     (3..=40).contains(&s.len())
@@ -146,7 +121,9 @@ impl SignupForm {
         );
         if password.is_empty() {
             v.add("password", "Password is required");
-        } else if let Err(Error::Invalid { message, .. }) = check_password("password", password) {
+        } else if let Err(Error::Invalid { message, .. }) =
+            crate::auth::passwords::check("password", password)
+        {
             v.add("password", message);
         }
         v.into_result()?;
@@ -161,8 +138,8 @@ impl SignupForm {
     }
 }
 
-/// Which unique value is already in use: `Error::Conflict` with [`EMAIL_TAKEN`] or
-/// [`USER_NAME_TAKEN`], so the api can name the field.
+/// Which unique value is already in use: a conflict on `email` ([`EMAIL_TAKEN`]) or on
+/// `user_name` ([`USER_NAME_TAKEN`]).
 async fn check_free(conn: &mut PgConnection, email: &str, user_name: &str) -> Result<()> {
     let (email_taken, user_taken): (bool, bool) = sqlx::query_as(
         "SELECT EXISTS (SELECT 1 FROM partners WHERE email = $1), EXISTS (SELECT 1 FROM partners WHERE user_name = $2)",
@@ -172,10 +149,10 @@ async fn check_free(conn: &mut PgConnection, email: &str, user_name: &str) -> Re
     .fetch_one(conn)
     .await?;
     if email_taken {
-        return Err(Error::conflict(EMAIL_TAKEN));
+        return Err(Error::conflict_on("email", EMAIL_TAKEN));
     }
     if user_taken {
-        return Err(Error::conflict(USER_NAME_TAKEN));
+        return Err(Error::conflict_on("user_name", USER_NAME_TAKEN));
     }
     Ok(())
 }
@@ -205,8 +182,8 @@ pub async fn create(
     .await
     .map_err(|e| match &e {
         // Two sign-ups with the same address at once: the loser gets the same answer.
-        sqlx::Error::Database(d) if d.constraint() == Some("partners_email_key") => Error::conflict(EMAIL_TAKEN),
-        sqlx::Error::Database(d) if d.constraint() == Some("partners_user_name_key") => Error::conflict(USER_NAME_TAKEN),
+        sqlx::Error::Database(d) if d.constraint() == Some("partners_email_key") => Error::conflict_on("email", EMAIL_TAKEN),
+        sqlx::Error::Database(d) if d.constraint() == Some("partners_user_name_key") => Error::conflict_on("user_name", USER_NAME_TAKEN),
         _ => Error::Db(e),
     })?;
     for kind in WalletKind::ALL {
@@ -236,19 +213,6 @@ macro_rules! credentials_sql {
             $where
         )
     };
-}
-
-pub async fn credentials_by_email(
-    conn: &mut PgConnection,
-    email: &str,
-) -> Result<Option<Credentials>> {
-    if !is_plain_text(email) {
-        return Ok(None);
-    }
-    Ok(sqlx::query_as(credentials_sql!("email = $1"))
-        .bind(normalize_email(email))
-        .fetch_optional(conn)
-        .await?)
 }
 
 pub async fn credentials_by_id(conn: &mut PgConnection, id: i64) -> Result<Option<Credentials>> {
@@ -286,104 +250,9 @@ pub async fn is_active(conn: &mut PgConnection, id: i64) -> Result<Option<bool>>
     )
 }
 
-/// Checks a password against a stored hash, or against a dummy hash when there is no account,
-/// so that an unknown e-mail costs as much time as a wrong password (no enumeration by timing).
-/// On the bounded hashing pool; call it with no transaction open.
-pub async fn password_matches(password: &str, stored: Option<&str>) -> bool {
-    static DUMMY: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
-    match stored {
-        Some(hash) => crypto::verify_password_pooled(password, hash).await,
-        None => {
-            let dummy = DUMMY
-                .get_or_init(|| async {
-                    crypto::hash_password_pooled("dummy-password-for-timing")
-                        .await
-                        .unwrap_or_default()
-                })
-                .await;
-            let _ = crypto::verify_password_pooled(password, dummy).await;
-            false
-        }
-    }
-}
-
-pub async fn mark_email_verified(conn: &mut PgConnection, id: i64) -> Result<()> {
-    sqlx::query("UPDATE partners SET email_verified_at = coalesce(email_verified_at, now()), updated_at = now() WHERE id = $1")
-        .bind(id)
-        .execute(conn)
-        .await?;
-    Ok(())
-}
-
-/// Sets a new password (already checked against the rule, and hashed with
-/// `crypto::hash_password_pooled` before the transaction), ends every session of the partner
-/// but `keep` (the caller's, on a change), and records who did it.
-#[tracing::instrument(skip(conn, password_hash))]
-pub async fn set_password(
-    conn: &mut PgConnection,
-    id: i64,
-    password_hash: &str,
-    action: &str,
-    keep: Option<uuid::Uuid>,
-) -> Result<()> {
-    let hash = password_hash;
-    let done =
-        sqlx::query("UPDATE partners SET password_hash = $2, updated_at = now() WHERE id = $1")
-            .bind(id)
-            .bind(hash)
-            .execute(&mut *conn)
-            .await?;
-    if done.rows_affected() == 0 {
-        return Err(Error::NotFound);
-    }
-    crate::infra::sessions::end_all(
-        conn,
-        crate::infra::sessions::PrincipalKind::Partner,
-        id,
-        keep,
-    )
-    .await?;
-    audit::record(
-        conn,
-        &audit::Record {
-            actor: Actor::partner(id),
-            action,
-            entity: "partner",
-            entity_id: id.to_string(),
-            partner_id: Some(id),
-            before: None,
-            after: None,
-        },
-    )
-    .await?;
-    Ok(())
-}
-
-/// New and confirm password: the same, and good enough.
-pub fn check_new_password(new_password: &str, confirm: Option<&str>) -> Result<()> {
-    if new_password.is_empty() {
-        return Err(Error::invalid("new_password", "New password is required"));
-    }
-    if confirm.is_some_and(|c| c != new_password) {
-        return Err(Error::invalid("confirm_new_password", PASSWORD_MISMATCH));
-    }
-    check_password("new_password", new_password)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn password_rule() {
-        for ok in ["abcdefg1", "ABCDEFGh", "abcdefg!", "Passw0rd!", "12345678a"] {
-            assert!(check_password("p", ok).is_ok(), "{ok}");
-        }
-        for bad in ["", "Ab1!", "abcdefgh", "ABCDEFGH", "12345678", "!!!!!!!!"] {
-            assert!(check_password("p", bad).is_err(), "{bad}");
-        }
-        assert!(check_password("p", &format!("Aa{}", "x".repeat(200))).is_err());
-    }
 
     #[test]
     fn signup_rules() {
@@ -423,17 +292,5 @@ mod tests {
         ] {
             assert!(fields.contains_key(k), "{k}");
         }
-    }
-
-    #[test]
-    fn new_password_mismatch_message() {
-        let Err(Error::Invalid { message, .. }) =
-            check_new_password("Secret123", Some("Secret124"))
-        else {
-            panic!()
-        };
-        assert_eq!(message, PASSWORD_MISMATCH);
-        assert!(check_new_password("Secret123", Some("Secret123")).is_ok());
-        assert!(check_new_password("Secret123", None).is_ok());
     }
 }

@@ -8,7 +8,6 @@ pub mod top_up;
 pub mod usage;
 
 pub use account::{
-    Credentials, Principal, Profile, ProfileChange, ResetTarget, credentials_by_email, principal,
-    profile, reset_target,
+    Principal, Profile, ProfileChange, ResetTarget, principal, profile, reset_target,
 };
 pub use site::{SignupSettings, Site, signup_settings, site};

@@ -3,14 +3,15 @@
 
 use axum::{extract::State, http::StatusCode};
 use domain::{
-    Error,
+    auth::accounts::{self, Kind},
     auth::captcha,
-    auth::sign_in_attempts,
+    auth::passwords::{self, NewPassword},
+    auth::sign_in::{self, SignedIn},
     auth::superadmins,
     auth::tokens::{self, Purpose},
     infra::crypto,
     mail::{Mail, SendMail},
-    partners::{self, EMAIL_TAKEN, USER_NAME_TAKEN},
+    partners,
 };
 use serde::{Deserialize, Serialize};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -41,11 +42,10 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(superadmin_logout))
 }
 
-pub const BAD_CREDENTIALS: &str = "Invalid email or password";
+/// Tests compare the 403 of an inactive partner's sign-in with it.
+pub use domain::auth::sign_in::INACTIVE;
 pub const UNVERIFIED: &str =
     "Please verify your email address to log in. We have sent a verification link to your email.";
-pub const INACTIVE: &str = "Your account is inactive. Please contact support.";
-pub const RESET_EXPIRED: &str = "Session expired ! Please try again";
 pub const VERIFY_FAILED: &str = "This verification link is invalid or has expired";
 /// A new verification mail on a sign-in attempt at most this often.
 const RESEND_VERIFICATION_AFTER_SECS: f64 = 10.0 * 60.0;
@@ -151,25 +151,13 @@ pub async fn signup(
         .await
         .map_err(ApiError::internal)?;
     let mut tx = state.pool.begin().await?;
-    let id = partners::create(&mut tx, &form, &hash)
-        .await
-        .map_err(|e| match e {
-            Error::Conflict(m) if m == EMAIL_TAKEN => field_conflict("email", m),
-            Error::Conflict(m) if m == USER_NAME_TAKEN => field_conflict("user_name", m),
-            other => other.into(),
-        })?;
+    let id = partners::create(&mut tx, &form, &hash).await?;
     let c = partners::credentials_by_id(&mut tx, id)
         .await?
         .ok_or_else(|| ApiError::internal("partner vanished"))?;
     send_verification(&mut tx, c.id).await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(SignupResponse { partner_id: id })))
-}
-
-fn field_conflict(field: &str, message: String) -> ApiError {
-    let mut e = ApiError::conflict(message.clone());
-    e.fields.insert(field.to_owned(), message);
-    e
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -198,7 +186,7 @@ pub async fn verify_email(
     let id = tokens::consume(&mut tx, Purpose::VerifyEmail, req.token.trim())
         .await?
         .ok_or_else(|| ApiError::bad_request(VERIFY_FAILED))?;
-    partners::mark_email_verified(&mut tx, id).await?;
+    accounts::mark_email_verified(&mut tx, id).await?;
     let session = partner_session(&state, &mut tx, id).await?;
     tx.commit().await?;
     Ok(Json(VerifiedResponse {
@@ -219,18 +207,6 @@ pub struct LoginRequest {
     pub captcha: serde_json::Value,
 }
 
-fn required_credentials(req: &LoginRequest) -> ApiResult<()> {
-    let mut v = domain::error::Violations::new();
-    v.check(!req.email.trim().is_empty(), "email", "Email is required");
-    v.check(!req.password.is_empty(), "password", "Password is required");
-    v.check(
-        req.password.chars().count() <= 256,
-        "password",
-        BAD_CREDENTIALS,
-    );
-    Ok(v.into_result()?)
-}
-
 /// Partner sign-in. Every attempt uses up its captcha (fetch a new one after a failure). 401 is
 /// the same for an unknown e-mail and a wrong password; 429 after 10 attempts on one account in
 /// 15 minutes, from whatever addresses, until the window ends or a sign-in succeeds; 403 for an unverified e-mail (a new
@@ -244,44 +220,24 @@ pub async fn login(
     State(state): State<AppState>,
     Json(req): Json<LoginRequest>,
 ) -> ApiResult<Json<SessionResponse>> {
-    required_credentials(&req)?;
+    sign_in::check_form(&req.email, &req.password)?;
     captcha::verify(&state.pool, &state.config, &req.captcha).await?;
-    let account = sign_in_attempts::account_key("partner", &req.email);
-    let found = {
-        let mut conn = state.pool.acquire().await?;
-        if let Some(wait) = sign_in_attempts::attempt(&mut conn, &account).await? {
-            return Err(ApiError::too_many_requests_after(wait));
-        }
-        partners::credentials_by_email(&mut conn, &req.email).await?
-    };
-    // No connection is held while the password waits for the hashing pool: a burst of
-    // sign-ins must not take the pool from every other request.
-    if !partners::password_matches(
-        &req.password,
-        found.as_ref().map(|c| c.password_hash.as_str()),
-    )
-    .await
-    {
-        return Err(ApiError::unauthorized(BAD_CREDENTIALS));
-    }
+    let signed_in = sign_in::sign_in(&state.pool, Kind::Partner, &req.email, &req.password).await?;
     let mut conn = state.pool.acquire().await?;
-    sign_in_attempts::succeeded(&mut conn, &account).await?;
-    let c = found.expect("a password matched");
-    if c.email_verified_at.is_none() {
-        let last = tokens::last_issued_secs_ago(&mut conn, Purpose::VerifyEmail, c.id).await?;
-        if last.is_none_or(|secs| secs > RESEND_VERIFICATION_AFTER_SECS) {
-            let mut tx = sqlx::Connection::begin(&mut *conn).await?;
-            send_verification(&mut tx, c.id).await?;
-            tx.commit().await?;
+    match signed_in {
+        SignedIn::Ready(c) => Ok(Json(partner_session(&state, &mut conn, c.id).await?)),
+        SignedIn::Unverified(c) => {
+            let last = tokens::last_issued_secs_ago(&mut conn, Purpose::VerifyEmail, c.id).await?;
+            if last.is_none_or(|secs| secs > RESEND_VERIFICATION_AFTER_SECS) {
+                let mut tx = sqlx::Connection::begin(&mut *conn).await?;
+                send_verification(&mut tx, c.id).await?;
+                tx.commit().await?;
+            }
+            let mut e = ApiError::forbidden(UNVERIFIED);
+            e.code = "email_not_verified";
+            Err(e)
         }
-        let mut e = ApiError::forbidden(UNVERIFIED);
-        e.code = "email_not_verified";
-        return Err(e);
     }
-    if !c.is_active {
-        return Err(ApiError::forbidden(INACTIVE));
-    }
-    Ok(Json(partner_session(&state, &mut conn, c.id).await?))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -349,13 +305,7 @@ pub async fn reset_password_verify(
     State(state): State<AppState>,
     Json(req): Json<TokenRequest>,
 ) -> ApiResult<Json<ResetTokenInfo>> {
-    let mut conn = state.pool.acquire().await?;
-    let id = tokens::peek(&mut conn, Purpose::ResetPassword, req.token.trim())
-        .await?
-        .ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
-    let c = partners::credentials_by_id(&mut conn, id)
-        .await?
-        .ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
+    let c = passwords::reset_account(&state.pool, Kind::Partner, &req.token).await?;
     Ok(Json(ResetTokenInfo {
         user_id: c.id,
         user_name: c.user_name,
@@ -381,20 +331,10 @@ pub async fn reset_password(
     State(state): State<AppState>,
     Json(req): Json<ResetPasswordRequest>,
 ) -> ApiResult<Json<Message>> {
-    partners::check_new_password(&req.new_password, Some(&req.confirm_new_password))?;
-    let hash = crypto::hash_password_pooled(&req.new_password)
-        .await
-        .map_err(ApiError::internal)?;
-    let mut tx = state.pool.begin().await?;
-    let id = tokens::consume(&mut tx, Purpose::ResetPassword, req.token.trim())
-        .await?
-        .ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
+    let new_password = NewPassword::parse(&req.new_password, Some(&req.confirm_new_password))?;
     // Whoever else holds a session of this partner is signed out: a reset is how a partner
     // takes the account back.
-    partners::set_password(&mut tx, id, &hash, "partner.reset_password", None).await?;
-    // The mailed link proved the mailbox is the partner's.
-    partners::mark_email_verified(&mut tx, id).await?;
-    tx.commit().await?;
+    passwords::reset(&state.pool, Kind::Partner, &req.token, &new_password).await?;
     state.sessions.forget(None);
     Ok(message(
         "Your password has been reset. Please log in with your new password.",
@@ -422,42 +362,16 @@ pub async fn change_password(
     State(state): State<AppState>,
     Json(req): Json<ChangePasswordRequest>,
 ) -> ApiResult<Json<Message>> {
-    if req.current_password.is_empty() {
-        return Err(ApiError::field(
-            "current_password",
-            "Current password is required",
-        ));
-    }
-    partners::check_new_password(&req.new_password, req.confirm_new_password.as_deref())?;
-    let c = {
-        let mut conn = state.pool.acquire().await?;
-        partners::credentials_by_id(&mut conn, auth.partner_id)
-            .await?
-            .ok_or_else(ApiError::not_found)?
-    };
-    // Both hashes outside any transaction (see `crypto::hash_password_pooled`).
-    if req.current_password.chars().count() > 256
-        || !partners::password_matches(&req.current_password, Some(&c.password_hash)).await
-    {
-        return Err(ApiError::field(
-            "current_password",
-            "Current password is incorrect",
-        ));
-    }
-    let hash = crypto::hash_password_pooled(&req.new_password)
-        .await
-        .map_err(ApiError::internal)?;
-    let mut tx = state.pool.begin().await?;
-    // Every other session of the partner ends; the caller's own token keeps working.
-    partners::set_password(
-        &mut tx,
-        c.id,
-        &hash,
-        "partner.change_password",
-        Some(auth.claims.sid),
+    passwords::change(
+        &state.pool,
+        Kind::Partner,
+        auth.partner_id,
+        &req.current_password,
+        &req.new_password,
+        req.confirm_new_password.as_deref(),
+        auth.claims.sid,
     )
     .await?;
-    tx.commit().await?;
     state.sessions.forget(None);
     Ok(message("Password changed successfully"))
 }
@@ -477,23 +391,13 @@ pub async fn superadmin_login(
     State(state): State<AppState>,
     Json(req): Json<LoginRequest>,
 ) -> ApiResult<Json<SuperAdminSession>> {
-    required_credentials(&req)?;
+    sign_in::check_form(&req.email, &req.password)?;
     captcha::verify(&state.pool, &state.config, &req.captcha).await?;
-    let account = sign_in_attempts::account_key("superadmin", &req.email);
-    {
-        let mut conn = state.pool.acquire().await?;
-        if let Some(wait) = sign_in_attempts::attempt(&mut conn, &account).await? {
-            return Err(ApiError::too_many_requests_after(wait));
-        }
-    }
-    let found = superadmins::credentials_by_email(&state.pool, &req.email).await?;
-    if !partners::password_matches(&req.password, found.as_ref().map(|(_, _, h)| h.as_str())).await
-    {
-        return Err(ApiError::unauthorized(BAD_CREDENTIALS));
-    }
+    // Super admins are always verified and active.
+    let (SignedIn::Ready(admin) | SignedIn::Unverified(admin)) =
+        sign_in::sign_in(&state.pool, Kind::SuperAdmin, &req.email, &req.password).await?;
+    let (id, email) = (admin.id, admin.email);
     let mut conn = state.pool.acquire().await?;
-    sign_in_attempts::succeeded(&mut conn, &account).await?;
-    let (id, email, _) = found.expect("a password matched");
     let claims = Claims {
         sub: id,
         role: Role::Superadmin,

@@ -134,9 +134,7 @@ pub async fn upload(
     // A link works once: refuse at once when its file is already there (and `commit_new`
     // settles a race between two PUTs of the same link).
     if store.exists(&key).await? {
-        return Err(
-            domain::Error::Conflict(domain::infra::storage::local::LINK_USED.into()).into(),
-        );
+        return Err(domain::Error::conflict(domain::infra::storage::local::LINK_USED).into());
     }
     let mut file = store.begin(&key).await?;
     let mut stream = body.into_data_stream();

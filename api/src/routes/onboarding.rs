@@ -210,16 +210,7 @@ pub async fn claim_subdomain(
 ) -> ApiResult<(StatusCode, Json<SubdomainClaimed>)> {
     let name = subdomains::parse(&req.subdomain)?;
     let mut tx = state.pool.begin().await?;
-    subdomains::claim(&mut tx, auth.partner_id, &name)
-        .await
-        .map_err(|e| match e {
-            domain::Error::Conflict(m) => {
-                let mut err = ApiError::conflict(m.clone());
-                err.fields.insert("subdomain".into(), m);
-                err
-            }
-            other => other.into(),
-        })?;
+    subdomains::claim(&mut tx, auth.partner_id, &name).await?;
     let job_id = jobs::enqueue(
         &mut tx,
         &jobs::ProvisionSubdomain {

@@ -102,16 +102,7 @@ pub async fn client_domain(
 ) -> ApiResult<(axum::http::StatusCode, Json<DomainChanged>)> {
     let name = domain::partners::subdomains::parse(&req.subdomain)?;
     let mut tx = state.pool.begin().await?;
-    domain::partners::subdomains::claim_as(&mut tx, partner_id, &name, auth.actor())
-        .await
-        .map_err(|e| match e {
-            domain::Error::Conflict(m) => {
-                let mut err = crate::error::ApiError::conflict(m.clone());
-                err.fields.insert("subdomain".into(), m);
-                err
-            }
-            other => other.into(),
-        })?;
+    domain::partners::subdomains::claim_as(&mut tx, partner_id, &name, auth.actor()).await?;
     let job_id = jobs::enqueue(
         &mut tx,
         &jobs::ProvisionSubdomain {

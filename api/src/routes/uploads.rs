@@ -81,7 +81,7 @@ pub async fn create(
         )?;
     }
     if state.storage.exists(&plan.key).await? {
-        return Err(domain::Error::Conflict("Please try the upload again".into()).into());
+        return Err(domain::Error::conflict("Please try the upload again").into());
     }
     let link = state
         .storage

@@ -41,22 +41,6 @@ pub async fn upsert(pool: &PgPool, email: &str, password: &str) -> anyhow::Resul
     }
 }
 
-/// A super admin's id and password hash, for sign-in.
-pub async fn credentials_by_email(
-    pool: &PgPool,
-    email: &str,
-) -> crate::Result<Option<(i64, String, String)>> {
-    if !crate::infra::text::is_plain_text(email) {
-        return Ok(None);
-    }
-    Ok(
-        sqlx::query_as("SELECT id, email::text, password_hash FROM super_admins WHERE email = $1")
-            .bind(email.trim().to_lowercase())
-            .fetch_optional(pool)
-            .await?,
-    )
-}
-
 pub async fn email_of(pool: &PgPool, id: i64) -> crate::Result<Option<String>> {
     Ok(
         sqlx::query_scalar("SELECT email::text FROM super_admins WHERE id = $1")

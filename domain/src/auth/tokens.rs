@@ -169,7 +169,7 @@ pub async fn peek_user(
 }
 
 #[tracing::instrument(skip_all)]
-async fn peek_of(
+pub(crate) async fn peek_of(
     conn: &mut PgConnection,
     purpose: Purpose,
     kind: &str,
@@ -210,7 +210,7 @@ pub async fn consume_user(
 }
 
 #[tracing::instrument(skip_all)]
-async fn consume_of(
+pub(crate) async fn consume_of(
     conn: &mut PgConnection,
     purpose: Purpose,
     kind: &str,

@@ -185,7 +185,7 @@ pub async fn claim_as(
 }
 
 fn taken() -> Error {
-    Error::conflict(NOT_AVAILABLE)
+    Error::conflict_on("subdomain", NOT_AVAILABLE)
 }
 
 /// What the provisioning job did.

@@ -154,7 +154,7 @@ impl NewUser {
         );
         v.check(!password.is_empty(), "password", "Password is required");
         v.into_result()?;
-        crate::partners::check_password("password", password)?;
+        crate::auth::passwords::check("password", password)?;
         Ok(Self {
             first_name: first_name.into(),
             last_name: last_name.into(),
@@ -174,7 +174,14 @@ pub async fn create(
     u: &NewUser,
     password_hash: &str,
 ) -> Result<i64> {
-    create_by(conn, partner_id, u, password_hash, None).await
+    // Add User shows a taken e-mail in the form's alert only, as it always has; the portal's
+    // sign-up (`create_by`) names the field.
+    create_by(conn, partner_id, u, password_hash, None)
+        .await
+        .map_err(|e| match e {
+            Error::Conflict { message, .. } => Error::conflict(message),
+            other => other,
+        })
 }
 
 /// [`create`], audited under `actor` (the portal's self sign-up: the user itself, named once its
@@ -201,7 +208,7 @@ pub async fn create_by(
     .fetch_one(&mut *conn)
     .await
     .map_err(|e| match &e {
-        sqlx::Error::Database(d) if d.is_unique_violation() => Error::Conflict("A user with this email already exists".into()),
+        sqlx::Error::Database(d) if d.is_unique_violation() => Error::conflict_on("email", "A user with this email already exists"),
         _ => Error::Db(e),
     })?;
     sqlx::query("INSERT INTO wallets (partner_id, user_id, kind) VALUES ($1, $2, 'api'), ($1, $2, 'product')")

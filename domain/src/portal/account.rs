@@ -30,37 +30,6 @@ pub async fn principal(conn: &mut PgConnection, user_id: i64) -> Result<Option<P
     .await?)
 }
 
-/// What sign-in needs to decide.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct Credentials {
-    pub id: i64,
-    pub partner_id: i64,
-    pub first_name: String,
-    pub last_name: String,
-    pub password_hash: String,
-    pub is_active: bool,
-}
-
-/// The user of `partner_id` with this e-mail: a user of another partner is never found, so it
-/// fails exactly like an unknown e-mail.
-pub async fn credentials_by_email(
-    conn: &mut PgConnection,
-    partner_id: i64,
-    email: &str,
-) -> Result<Option<Credentials>> {
-    if !is_plain_text(email) || email.len() > 254 {
-        return Ok(None);
-    }
-    Ok(sqlx::query_as(
-        "SELECT id, partner_id, first_name, last_name, password_hash, is_active
-           FROM end_users WHERE partner_id = $1 AND email = $2",
-    )
-    .bind(partner_id)
-    .bind(normalize_email(email))
-    .fetch_optional(conn)
-    .await?)
-}
-
 /// The partner as its users' dashboard shows it.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct PartnerInfo {
@@ -152,22 +121,6 @@ pub async fn profile(conn: &mut PgConnection, partner_id: i64, user_id: i64) -> 
         wallets,
         low_balance,
     })
-}
-
-/// The user's own credentials by id, scoped by its partner (password change, reset).
-pub async fn credentials_by_id(
-    conn: &mut PgConnection,
-    partner_id: i64,
-    user_id: i64,
-) -> Result<Option<Credentials>> {
-    Ok(sqlx::query_as(
-        "SELECT id, partner_id, first_name, last_name, password_hash, is_active
-           FROM end_users WHERE partner_id = $1 AND id = $2",
-    )
-    .bind(partner_id)
-    .bind(user_id)
-    .fetch_optional(conn)
-    .await?)
 }
 
 /// Whom a portal reset mail goes to, and the site its link opens.
@@ -319,47 +272,6 @@ pub async fn update_profile(
         &crate::infra::audit::Record {
             actor,
             action: "user.update_profile",
-            entity: "end_user",
-            entity_id: user_id.to_string(),
-            partner_id: Some(partner_id),
-            before: None,
-            after: None,
-        },
-    )
-    .await?;
-    Ok(())
-}
-
-/// Sets the user's password and ends its sessions, all but `keep` (the caller's, on a change).
-pub async fn set_password(
-    conn: &mut PgConnection,
-    partner_id: i64,
-    user_id: i64,
-    password_hash: &str,
-    action: &str,
-    keep: Option<uuid::Uuid>,
-) -> Result<()> {
-    let done = sqlx::query("UPDATE end_users SET password_hash = $3, updated_at = now() WHERE id = $2 AND partner_id = $1")
-        .bind(partner_id)
-        .bind(user_id)
-        .bind(password_hash)
-        .execute(&mut *conn)
-        .await?;
-    if done.rows_affected() == 0 {
-        return Err(Error::NotFound);
-    }
-    crate::infra::sessions::end_all(
-        conn,
-        crate::infra::sessions::PrincipalKind::User,
-        user_id,
-        keep,
-    )
-    .await?;
-    crate::infra::audit::record(
-        conn,
-        &crate::infra::audit::Record {
-            actor: crate::infra::audit::Actor::user(user_id),
-            action,
             entity: "end_user",
             entity_id: user_id.to_string(),
             partner_id: Some(partner_id),

@@ -2,8 +2,7 @@
 
 use axum::extract::State;
 use domain::{
-    infra::crypto,
-    partners,
+    auth::{accounts::Kind, passwords},
     portal::{self, Profile, ProfileChange},
 };
 use serde::Deserialize;
@@ -12,7 +11,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::{
     AppState,
     auth::UserAuth,
-    error::{ApiError, ApiResult},
+    error::ApiResult,
     extract::Json,
     reply::{Message, message},
 };
@@ -102,42 +101,18 @@ pub async fn change_password(
     State(state): State<AppState>,
     Json(req): Json<ChangePassword>,
 ) -> ApiResult<Json<Message>> {
-    if req.current_password.is_empty() {
-        return Err(ApiError::field(
-            "current_password",
-            "Current password is required",
-        ));
-    }
-    partners::check_new_password(&req.new_password, req.confirm_new_password.as_deref())?;
-    let c = {
-        let mut conn = state.pool.acquire().await?;
-        portal::account::credentials_by_id(&mut conn, auth.partner_id, auth.user_id)
-            .await?
-            .ok_or_else(ApiError::not_found)?
-    };
-    // Both hashes outside any transaction (see `crypto::hash_password_pooled`).
-    if req.current_password.chars().count() > 256
-        || !partners::password_matches(&req.current_password, Some(&c.password_hash)).await
-    {
-        return Err(ApiError::field(
-            "current_password",
-            "Current password is incorrect",
-        ));
-    }
-    let hash = crypto::hash_password_pooled(&req.new_password)
-        .await
-        .map_err(ApiError::internal)?;
-    let mut tx = state.pool.begin().await?;
-    portal::account::set_password(
-        &mut tx,
-        auth.partner_id,
+    passwords::change(
+        &state.pool,
+        Kind::User {
+            partner_id: auth.partner_id,
+        },
         auth.user_id,
-        &hash,
-        "user.change_password",
-        Some(auth.claims.sid),
+        &req.current_password,
+        &req.new_password,
+        req.confirm_new_password.as_deref(),
+        auth.claims.sid,
     )
     .await?;
-    tx.commit().await?;
     state.sessions.forget(None);
     Ok(message("Password changed successfully"))
 }

@@ -6,7 +6,11 @@ use axum::{
     extract::State,
     http::{HeaderMap, StatusCode},
 };
-use domain::{auth::captcha, auth::sign_in_attempts, partners, portal};
+use domain::auth::{
+    accounts::Kind,
+    captcha,
+    sign_in::{self, BAD_CREDENTIALS, SignedIn},
+};
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -25,8 +29,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(login))
         .routes(routes!(logout))
 }
-
-const BAD_CREDENTIALS: &str = "Invalid email or password";
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct UserLoginRequest {
@@ -54,47 +56,24 @@ pub async fn login(
     Query(q): Query<SiteQuery>,
     Json(req): Json<UserLoginRequest>,
 ) -> ApiResult<Json<UserSession>> {
-    let mut v = domain::error::Violations::new();
-    v.check(!req.email.trim().is_empty(), "email", "Email is required");
-    v.check(!req.password.is_empty(), "password", "Password is required");
-    v.check(
-        req.password.chars().count() <= 256,
-        "password",
-        BAD_CREDENTIALS,
-    );
-    v.into_result()?;
+    sign_in::check_form(&req.email, &req.password)?;
     captcha::verify(&state.pool, &state.config, &req.captcha).await?;
     let sub = requested_subdomain(&state, q.subdomain.as_deref(), &headers)
         .ok_or_else(|| ApiError::unauthorized(BAD_CREDENTIALS))?;
     let site = site_branding(&state, &sub)
         .await?
         .ok_or_else(|| ApiError::unauthorized(BAD_CREDENTIALS))?;
-    // One account is one partner's user: the same e-mail at two partners is two accounts.
-    let account = sign_in_attempts::account_key(&format!("user:{}", site.partner_id), &req.email);
-    let found = {
-        let mut conn = state.pool.acquire().await?;
-        if let Some(wait) = sign_in_attempts::attempt(&mut conn, &account).await? {
-            return Err(ApiError::too_many_requests_after(wait));
-        }
-        portal::credentials_by_email(&mut conn, site.partner_id, &req.email).await?
-    };
-    // No connection is held while the password waits for the hashing pool.
-    if !partners::password_matches(
+    // End users are always verified; an inactive one is refused inside.
+    let (SignedIn::Ready(c) | SignedIn::Unverified(c)) = sign_in::sign_in(
+        &state.pool,
+        Kind::User {
+            partner_id: site.partner_id,
+        },
+        &req.email,
         &req.password,
-        found.as_ref().map(|c| c.password_hash.as_str()),
     )
-    .await
-    {
-        return Err(ApiError::unauthorized(BAD_CREDENTIALS));
-    }
-    let c = found.expect("a password matched");
+    .await?;
     let mut conn = state.pool.acquire().await?;
-    sign_in_attempts::succeeded(&mut conn, &account).await?;
-    if !c.is_active {
-        return Err(ApiError::unauthorized(
-            "Your account is inactive. Please contact support.",
-        ));
-    }
     Ok(Json(
         start_user_session(
             &state,

@@ -6,12 +6,11 @@ use axum::{
     http::{HeaderMap, StatusCode},
 };
 use domain::{
-    Error,
+    auth::accounts::Kind,
     auth::captcha,
-    auth::tokens::{self, Purpose},
+    auth::passwords::{self, NewPassword},
     infra::crypto,
     mail::{Mail, SendMail},
-    partners,
     partners::users::{self, NewUser},
     portal,
 };
@@ -37,7 +36,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(reset_password))
 }
 
-const RESET_EXPIRED: &str = "Session expired ! Please try again";
 pub const TERMS_REQUIRED: &str = "Please accept the terms and conditions";
 
 /// The active site the request is for: (partner id, sub-domain); 404 when there is none.
@@ -110,10 +108,7 @@ pub async fn signup(
         .as_deref()
         .is_some_and(|c| c != req.password)
     {
-        return Err(ApiError::field(
-            "confirm_password",
-            partners::PASSWORD_MISMATCH,
-        ));
+        return Err(ApiError::field("confirm_password", passwords::MISMATCH));
     }
     if settings.terms && !req.accept_terms {
         return Err(ApiError::field("accept_terms", TERMS_REQUIRED));
@@ -125,16 +120,7 @@ pub async fn signup(
         .map_err(ApiError::internal)?;
     let mut tx = state.pool.begin().await?;
     let actor = domain::infra::audit::Actor::user(0).from_ip(ip);
-    let id = users::create_by(&mut tx, partner_id, &new, &hash, Some(actor))
-        .await
-        .map_err(|e| match e {
-            Error::Conflict(m) => {
-                let mut e = ApiError::conflict(m.clone());
-                e.fields.insert("email".into(), m);
-                e
-            }
-            other => other.into(),
-        })?;
+    let id = users::create_by(&mut tx, partner_id, &new, &hash, Some(actor)).await?;
     let session = start_user_session(
         &state,
         &mut tx,
@@ -210,22 +196,6 @@ pub struct ResetTokenUser {
     pub first_name: String,
 }
 
-/// The user a live reset link of this site is for (does not use it up). 400 'Session expired !
-/// Please try again' for a link that is unknown, expired, used, or of another partner's site.
-async fn reset_user(
-    state: &AppState,
-    partner_id: i64,
-    token: &str,
-) -> ApiResult<portal::Credentials> {
-    let mut conn = state.pool.acquire().await?;
-    let user_id = tokens::peek_user(&mut conn, Purpose::ResetPassword, token.trim())
-        .await?
-        .ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
-    portal::account::credentials_by_id(&mut conn, partner_id, user_id)
-        .await?
-        .ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))
-}
-
 /// Checks a reset link before the new-password form shows.
 #[utoipa::path(post, path = "/me/reset-password/verify", tag = "portal", params(SiteQuery), request_body = ResetToken,
     responses((status = 200, body = ResetTokenUser), (status = 400, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
@@ -236,7 +206,9 @@ pub async fn reset_password_verify(
     Json(req): Json<ResetToken>,
 ) -> ApiResult<Json<ResetTokenUser>> {
     let (partner_id, _) = site(&state, &q, &headers).await?;
-    let c = reset_user(&state, partner_id, &req.token).await?;
+    // 400 'Session expired ! Please try again' for a link that is unknown, expired, used, or of
+    // another partner's site.
+    let c = passwords::reset_account(&state.pool, Kind::User { partner_id }, &req.token).await?;
     Ok(Json(ResetTokenUser {
         first_name: c.first_name,
     }))
@@ -264,23 +236,16 @@ pub async fn reset_password(
     Query(q): Query<SiteQuery>,
     Json(req): Json<UserResetPassword>,
 ) -> ApiResult<Json<Message>> {
-    partners::check_new_password(&req.new_password, Some(&req.confirm_new_password))?;
+    let new_password = NewPassword::parse(&req.new_password, Some(&req.confirm_new_password))?;
     let (partner_id, _) = site(&state, &q, &headers).await?;
     // Another site's link is refused before it is used up.
-    let c = reset_user(&state, partner_id, &req.token).await?;
-    let hash = crypto::hash_password_pooled(&req.new_password)
-        .await
-        .map_err(ApiError::internal)?;
-    let mut tx = state.pool.begin().await?;
-    let id = tokens::consume_user(&mut tx, Purpose::ResetPassword, req.token.trim())
-        .await?
-        .ok_or_else(|| ApiError::bad_request(RESET_EXPIRED))?;
-    if id != c.id {
-        return Err(ApiError::bad_request(RESET_EXPIRED));
-    }
-    portal::account::set_password(&mut tx, partner_id, id, &hash, "user.reset_password", None)
-        .await?;
-    tx.commit().await?;
+    passwords::reset(
+        &state.pool,
+        Kind::User { partner_id },
+        &req.token,
+        &new_password,
+    )
+    .await?;
     state.sessions.forget(None);
     Ok(message(
         "Your password has been reset. Please log in with your new password.",

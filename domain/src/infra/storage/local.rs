@@ -275,7 +275,7 @@ impl LocalUpload {
         match linked {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                Err(Error::Conflict(LINK_USED.into()))
+                Err(Error::conflict(LINK_USED))
             }
             Err(e) => Err(io(e)),
         }

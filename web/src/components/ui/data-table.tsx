@@ -33,7 +33,7 @@ export function usePageParam(param = 'page'): [number, (page: number) => void] {
   return [page, setPage];
 }
 
-type DataTableProps<T> = {
+export type DataTableProps<T> = {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   columns: ColumnDef<T, any>[];
   data: T[];

@@ -1,16 +1,9 @@
 // Partner login (spec part 1 "Partner login").
 import { useState } from 'react';
-import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { Alert, useTimedMessage } from '@/components/ui/alert';
-import { Field } from '@/components/ui/field';
-import { PasswordInput } from '@/components/ui/password-input';
-import { errorMessage } from '@/lib/api-client';
+import { CredentialsForm } from '@/components/ui/credentials-form';
 import { decodeJwt, setPartnerToken, type PartnerClaims } from '@/lib/auth';
-import { useZodForm } from '@/lib/form';
-import { captchaPayload, useCaptcha } from '@/lib/captcha';
-import { loginPartner, loginSchema, type LoginInput } from '../api/login';
-import { CaptchaField } from '@/components/ui/captcha-field';
+import { loginPartner, loginSchema } from '../api/login';
 import { ForgotPasswordModal } from './forgot-password-modal';
 
 /**
@@ -37,73 +30,39 @@ type Props = {
 
 export function LoginForm({ checkStatus, onSignedIn }: Props) {
   const navigate = useNavigate();
-  const { captcha, isLoading: captchaLoading, refresh } = useCaptcha('partner-login');
-  const form = useZodForm(loginSchema, { email: '', password: '', terms: false });
-  const [answer, setAnswer] = useState('');
   const [forgotOpen, setForgotOpen] = useState(false);
-  const msg = useTimedMessage();
-
-  const mutation = useMutation({
-    mutationFn: (input: LoginInput) => loginPartner(input, captchaPayload(captcha, answer)),
-  });
-
-  const resetCaptcha = () => {
-    setAnswer('');
-    refresh();
-  };
-
-  const submit = form.handleSubmit((data) =>
-    mutation.mutate(data, {
-      onSuccess: async ({ token }) => {
-        setPartnerToken(token);
-        onSignedIn?.();
-        navigate(await afterLoginPath(token, checkStatus), { replace: true });
-      },
-      onError: (err) => {
-        msg.error(errorMessage(err));
-        resetCaptcha();
-      },
-    }),
-  );
 
   return (
     <>
-      <form className="form" onSubmit={submit} noValidate aria-label="Login">
-        <Alert message={msg.message} onClose={msg.clear} />
-        <Field label="Email" htmlFor="login-email" error={form.errors.email}>
-          <input id="login-email" type="email" autoComplete="username" {...form.text('email')} />
-        </Field>
-        <Field label="Password" htmlFor="login-password" error={form.errors.password}>
-          <PasswordInput id="login-password" autoComplete="current-password" {...form.text('password')} />
-        </Field>
-        <CaptchaField
-          id="login-captcha"
-          captcha={captcha}
-          loading={captchaLoading}
-          value={answer}
-          onChange={setAnswer}
-          onRefresh={resetCaptcha}
-        />
-        <div className="field">
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={form.values.terms}
-              onChange={(e) => form.setValue('terms', e.target.checked)}
-            />
-            <span>I agree to the Terms and Conditions</span>
-          </label>
-          {form.errors.terms && <span className="field-error">{form.errors.terms}</span>}
-        </div>
-        <div className="form-links">
-          <button type="button" className="link-button" onClick={() => setForgotOpen(true)}>
-            Forgot password
-          </button>
-        </div>
-        <button type="submit" className="btn btn-primary btn-block" disabled={mutation.isPending}>
-          {mutation.isPending ? 'Wait...' : 'Login'}
-        </button>
-      </form>
+      <CredentialsForm
+        label="Login"
+        idPrefix="login"
+        captchaKey="partner-login"
+        schema={loginSchema}
+        initial={{ email: '', password: '', captcha: '', terms: false }}
+        signIn={loginPartner}
+        onSignedIn={async ({ token }) => {
+          setPartnerToken(token);
+          onSignedIn?.();
+          navigate(await afterLoginPath(token, checkStatus), { replace: true });
+        }}
+        extras={(form) => (
+          <>
+            <div className="field">
+              <label className="checkbox">
+                <input type="checkbox" checked={form.values.terms} onChange={(e) => form.setValue('terms', e.target.checked)} />
+                <span>I agree to the Terms and Conditions</span>
+              </label>
+              {form.errors.terms && <span className="field-error">{form.errors.terms}</span>}
+            </div>
+            <div className="form-links">
+              <button type="button" className="link-button" onClick={() => setForgotOpen(true)}>
+                Forgot password
+              </button>
+            </div>
+          </>
+        )}
+      />
       <ForgotPasswordModal open={forgotOpen} onClose={() => setForgotOpen(false)} />
     </>
   );

@@ -2,8 +2,8 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
-import { errorMessage } from '@/lib/api-client';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { formatRupees } from '@/lib/format';
 import { useApis } from '../api/get-apis';
 import type { CatalogueApi } from '../api/types';
@@ -46,13 +46,10 @@ export function ApisTable() {
         </button>
       </div>
       <Alert message={msg.message} onClose={msg.clear} />
-      {apis.isError && <Alert message={{ kind: 'error', text: errorMessage(apis.error) }} />}
-      <DataTable
+      <QueryTable
+        query={apis}
         columns={columns}
-        data={apis.data?.items ?? []}
-        pageCount={apis.data?.pages ?? 1}
         pageSize={PAGE_SIZE}
-        isLoading={apis.isLoading}
         emptyText="No apis available"
         getRowId={(r) => String(r.id)}
       />

@@ -4,7 +4,8 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { Field } from '@/components/ui/field';
 import { Modal } from '@/components/ui/modal';
 import { errorMessage } from '@/lib/api-client';
@@ -52,13 +53,10 @@ export function TestApisTable() {
         </button>
       </div>
       <Alert message={msg.message} onClose={msg.clear} />
-      {apis.isError && <Alert message={{ kind: 'error', text: errorMessage(apis.error) }} />}
-      <DataTable
+      <QueryTable
+        query={apis}
         columns={columns}
-        data={apis.data?.items ?? []}
-        pageCount={apis.data?.pages ?? 1}
         pageSize={PAGE_SIZE}
-        isLoading={apis.isLoading}
         emptyText="No apis available"
         getRowId={(r) => String(r.id)}
       />

@@ -3,9 +3,8 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Alert } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
-import { errorMessage } from '@/lib/api-client';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { formatDate } from '@/lib/format';
 import { CLIENT_FILTERS, hasFilters, useClients, type ClientFilters } from '../api/get-clients';
 import { clientName, type Client } from '../api/types';
@@ -57,13 +56,10 @@ export function ClientsTable({ onView }: { onView: (c: Client) => void }) {
         </button>
       </div>
       {showFilter && <ClientsFilter value={filters} onApply={apply} onClear={() => apply({ first_name: '', last_name: '', email: '', phone_number: '', user_id: '' })} />}
-      {clients.isError && <Alert message={{ kind: 'error', text: errorMessage(clients.error) }} />}
-      <DataTable
+      <QueryTable
+        query={clients}
         columns={columns}
-        data={clients.data?.items ?? []}
-        pageCount={clients.data?.pages ?? 1}
         pageSize={50}
-        isLoading={clients.isLoading}
         emptyText="No data"
         hidePaging={searching}
         getRowId={(r) => String(r.id)}

@@ -4,7 +4,8 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { ApiError, errorMessage, type AuthScope } from '@/lib/api-client';
 import { formatCount, formatDate } from '@/lib/format';
 import { useExport } from '../api/get-export';
@@ -59,14 +60,11 @@ export function ExportRequests({ kind, userId, auth }: Props) {
         onSubmit={(range) => request.mutate({ kind, user_id: userId, ...range }, { onSuccess: (r) => setRequested(r.export_id) })}
       />
       <h3>Requested exports</h3>
-      {list.isError && <Alert message={{ kind: 'error', text: errorMessage(list.error) }} />}
-      <DataTable
+      <QueryTable
+        query={list}
         columns={columnsFor(page)}
-        data={list.data?.items ?? []}
-        pageCount={list.data?.pages ?? 1}
         pageSize={PAGE_SIZE}
         pageParam="exports_page"
-        isLoading={list.isLoading}
         emptyText="No requests found"
         pagingLabel={(p, n) => `${p} of ${n} pages`}
         getRowId={(r) => String(r.id)}

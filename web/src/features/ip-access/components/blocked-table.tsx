@@ -1,8 +1,7 @@
 // IP Hits, Blocked IPs: created, updated, user id, IP, comments, status and Unblock.
 import type { ColumnDef } from '@tanstack/react-table';
-import { Alert } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
-import { errorMessage } from '@/lib/api-client';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { formatDate } from '@/lib/format';
 import { useIpEntries } from '../api/get-ip-entries';
 import type { IpFilter } from '../api/keys';
@@ -23,8 +22,7 @@ export function BlockedTable({ filter, onChanged }: { filter: IpFilter; onChange
   ];
   return (
     <>
-      {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}
-      <DataTable columns={columns} data={q.data?.items ?? []} pageCount={q.data?.pages ?? 1} isLoading={q.isLoading} emptyText="No data" getRowId={(r) => String(r.id)} />
+      <QueryTable query={q} columns={columns} emptyText="No data" getRowId={(r) => String(r.id)} />
     </>
   );
 }

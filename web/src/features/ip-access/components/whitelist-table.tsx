@@ -1,9 +1,8 @@
 // Whitelist IP: updated at, user id, IP and comments, newest first (spec part 2, §2.8); and
 // User Detail's Whitelist IP's tab: updated at, IP, comments.
 import type { ColumnDef } from '@tanstack/react-table';
-import { Alert } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
-import { errorMessage } from '@/lib/api-client';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { formatDate } from '@/lib/format';
 import { useIpEntries, useUserWhitelist } from '../api/get-ip-entries';
 import type { IpFilter } from '../api/keys';
@@ -24,12 +23,9 @@ export function WhitelistTable({ filter }: { filter: IpFilter }) {
   const q = useIpEntries('whitelist', filter, page);
   return (
     <>
-      {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}
-      <DataTable
+      <QueryTable
+        query={q}
         columns={columns(true, page)}
-        data={q.data?.items ?? []}
-        pageCount={q.data?.pages ?? 1}
-        isLoading={q.isLoading}
         emptyText="No whitelisted IPs found"
         getRowId={(r) => String(r.id)}
       />
@@ -42,12 +38,9 @@ export function UserWhitelistTable({ userId }: { userId: number }) {
   const q = useUserWhitelist(userId, page);
   return (
     <>
-      {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}
-      <DataTable
+      <QueryTable
+        query={q}
         columns={columns(false, page)}
-        data={q.data?.items ?? []}
-        pageCount={q.data?.pages ?? 1}
-        isLoading={q.isLoading}
         emptyText="No whitelisted IPs found"
         getRowId={(r) => String(r.id)}
       />

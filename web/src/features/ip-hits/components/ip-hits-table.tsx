@@ -3,9 +3,8 @@
 // at, IP, hits. Dates show 16 characters, as the spec's IP lists do.
 import type { ColumnDef } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
-import { Alert } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
-import { errorMessage } from '@/lib/api-client';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { formatCount, formatDate } from '@/lib/format';
 import { useIpHits, useUserIpHits, type IpHit } from '../api/get-ip-hits';
 import type { HitsFilter } from '../api/keys';
@@ -30,13 +29,10 @@ export function IpHitsTable({ filter, action }: { filter: HitsFilter; action: (h
   ];
   return (
     <>
-      {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}
-      <DataTable
+      <QueryTable
+        query={q}
         columns={columns}
-        data={q.data?.items ?? []}
-        pageCount={q.data?.pages ?? 1}
         pageSize={q.data?.per_page}
-        isLoading={q.isLoading}
         emptyText="No data"
         getRowId={key}
       />
@@ -55,8 +51,7 @@ export function UserIpHitsTable({ userId }: { userId: number }) {
   ];
   return (
     <>
-      {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}
-      <DataTable columns={columns} data={q.data?.items ?? []} pageCount={q.data?.pages ?? 1} isLoading={q.isLoading} emptyText="No data" getRowId={key} />
+      <QueryTable query={q} columns={columns} emptyText="No data" getRowId={key} />
     </>
   );
 }

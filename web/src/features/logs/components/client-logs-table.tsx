@@ -3,9 +3,8 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Alert } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
-import { errorMessage } from '@/lib/api-client';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { formatDate } from '@/lib/format';
 import { CLIENT_LOGS_PAGE_SIZE, CLIENT_LOG_FILTERS, useClientLogs, type ClientLogFilters } from '../api/get-client-logs';
 import type { ApiLog } from '../api/get-user-logs';
@@ -120,14 +119,11 @@ export function ClientLogsTable({ clientId, services }: { clientId: number; serv
           </button>
         </div>
       </form>
-      {logs.isError && <Alert message={{ kind: 'error', text: errorMessage(logs.error) }} />}
       {logs.data && <p className="muted">{`${logs.data.total} logs`}</p>}
-      <DataTable
+      <QueryTable
+        query={logs}
         columns={columns}
-        data={logs.data?.items ?? []}
-        pageCount={logs.data?.pages ?? 1}
         pageSize={CLIENT_LOGS_PAGE_SIZE}
-        isLoading={logs.isLoading}
         emptyText="No logs available"
         getRowId={(r) => String(r.id)}
       />

@@ -2,9 +2,8 @@
 // Product logs (#, Date, User ID, Description, Status Code, Amount): every user's, 50 per page,
 // 'N of M'; code 200 green, others red.
 import type { ColumnDef } from '@tanstack/react-table';
-import { Alert } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
-import { errorMessage } from '@/lib/api-client';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { formatDate, formatRupees } from '@/lib/format';
 import type { PartnerFilter } from '@/lib/partner-filter';
 import { usePartnerLogs } from '../api/get-partner-logs';
@@ -40,13 +39,10 @@ export function PartnerLogsTable({ kind, filter }: { kind: LogKind; filter: Part
   const q = usePartnerLogs(kind, filter, page);
   return (
     <>
-      {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}
-      <DataTable<Row>
+      <QueryTable<Row>
+        query={q}
         columns={columnsFor(kind, page)}
-        data={q.data?.items ?? []}
-        pageCount={q.data?.pages ?? 1}
         pageSize={PAGE_SIZE}
-        isLoading={q.isLoading}
         emptyText="No logs available"
         getRowId={(r) => String(r.id)}
       />

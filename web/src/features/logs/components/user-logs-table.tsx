@@ -1,9 +1,8 @@
 // User Detail, API Logs (#, Date, Services, Status Code, Amount) and Product Logs (#, Date,
 // Description, Status Code, Amount): 50 per page, 'x of y pages'; code 200 green, others red.
 import type { ColumnDef } from '@tanstack/react-table';
-import { Alert } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
-import { errorMessage } from '@/lib/api-client';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { formatDate, formatRupees } from '@/lib/format';
 import type { UserRef } from '@/lib/user-ref';
 import { useUserLogs, type ApiLog, type LogKind, type ProductLog } from '../api/get-user-logs';
@@ -33,13 +32,10 @@ export function UserLogsTable({ userId, clientId, kind }: UserRef & { kind: LogK
   const q = useUserLogs({ userId, clientId }, kind, page);
   return (
     <>
-      {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}
-      <DataTable<Row>
+      <QueryTable<Row>
+        query={q}
         columns={columnsFor(kind, page)}
-        data={q.data?.items ?? []}
-        pageCount={q.data?.pages ?? 1}
         pageSize={PAGE_SIZE}
-        isLoading={q.isLoading}
         emptyText="No logs available"
         pagingLabel={(p, n) => `${p} of ${n} pages`}
         getRowId={(r) => String(r.id)}

@@ -2,7 +2,8 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { Modal } from '@/components/ui/modal';
 import { errorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
@@ -31,14 +32,11 @@ export function OutboxTable() {
 
   return (
     <>
-      {outbox.isError && <Alert message={{ kind: 'error', text: errorMessage(outbox.error) }} />}
       {outbox.data && <p className="muted">{`${outbox.data.total} messages`}</p>}
-      <DataTable
+      <QueryTable
+        query={outbox}
         columns={columns}
-        data={outbox.data?.items ?? []}
-        pageCount={outbox.data?.pages ?? 1}
         pageSize={OUTBOX_PAGE_SIZE}
-        isLoading={outbox.isLoading}
         emptyText="No mail yet"
         getRowId={(r) => r.id}
       />

@@ -3,29 +3,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
-import { Field } from '@/components/ui/field';
-import { PasswordInput } from '@/components/ui/password-input';
 import { errorMessage } from '@/lib/api-client';
 import { useZodForm } from '@/lib/form';
 import { jobState, useJob } from '@/lib/jobs';
 import { onboardingKeys } from '../api/keys';
 import { smtpEditSchema, testSmtp, updateSmtp, useSmtp, type SmtpForm, type SmtpView } from '../api/smtp';
-
-function YesNo(props: { name: string; label: string; value: boolean; onChange: (v: boolean) => void }) {
-  return (
-    <div className="field" role="radiogroup" aria-label={props.label}>
-      <span className="field-label">{props.label}</span>
-      <div className="radio-group">
-        <label>
-          <input type="radio" name={props.name} checked={props.value} onChange={() => props.onChange(true)} /> Yes
-        </label>
-        <label>
-          <input type="radio" name={props.name} checked={!props.value} onChange={() => props.onChange(false)} /> No
-        </label>
-      </div>
-    </div>
-  );
-}
+import { SmtpFields } from './smtp-fields';
 
 const formOf = (v: SmtpView): SmtpForm => ({
   host: v.host,
@@ -73,39 +56,7 @@ function SmtpForm({ saved, msg }: { saved: SmtpView; msg: ReturnType<typeof useT
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="SMTP">
       <Alert message={msg.message} onClose={msg.clear} />
-      <div className="form-row">
-        <Field label="Host" htmlFor="acc-smtp-host" error={form.errors.host}>
-          <input id="acc-smtp-host" type="text" {...form.text('host')} />
-        </Field>
-        <Field label="Port" htmlFor="acc-smtp-port" error={form.errors.port}>
-          <input id="acc-smtp-port" type="text" inputMode="numeric" {...form.text('port')} />
-        </Field>
-      </div>
-      <div className="form-row">
-        <Field label="User email" htmlFor="acc-smtp-user" error={form.errors.user}>
-          <input id="acc-smtp-user" type="text" {...form.text('user')} />
-        </Field>
-        <Field
-          label="Password"
-          htmlFor="acc-smtp-password"
-          error={form.errors.password}
-          hint={saved.configured ? `Saved: ${saved.password}. Leave blank to keep it.` : undefined}
-        >
-          <PasswordInput id="acc-smtp-password" autoComplete="new-password" placeholder={saved.configured ? saved.password : ''} {...form.text('password')} />
-        </Field>
-      </div>
-      <div className="form-row">
-        <Field label="From" htmlFor="acc-smtp-from" error={form.errors.from}>
-          <input id="acc-smtp-from" type="text" {...form.text('from')} />
-        </Field>
-        <Field label="Company name" htmlFor="acc-smtp-company" error={form.errors.company_name}>
-          <input id="acc-smtp-company" type="text" {...form.text('company_name')} />
-        </Field>
-      </div>
-      <div className="form-row">
-        <YesNo name="acc-smtp-secure" label="Secure connection" value={form.values.secure} onChange={(v) => form.setValue('secure', v)} />
-        <YesNo name="acc-smtp-active" label="Active" value={form.values.active} onChange={(v) => form.setValue('active', v)} />
-      </div>
+      <SmtpFields form={form} idPrefix="acc-smtp" savedPassword={saved.configured ? saved.password : undefined} />
       <div className="button-row">
         <TestMail disabled={!saved.configured || save.isPending} />
         <button type="submit" className="btn btn-primary" disabled={save.isPending}>

@@ -4,8 +4,8 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
-import { errorMessage } from '@/lib/api-client';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { formatDate, formatRupees } from '@/lib/format';
 import { useClientPrices, type CustomPrice } from '../api/get-client-prices';
 import { ClientPriceModal, type ServiceOption } from './client-price-modal';
@@ -67,13 +67,10 @@ export function ClientPricing({ clientId, services }: { clientId: number; servic
         </button>
       </div>
       <Alert message={msg.message} onClose={msg.clear} />
-      {prices.isError && <Alert message={{ kind: 'error', text: errorMessage(prices.error) }} />}
-      <DataTable
+      <QueryTable
+        query={prices}
         columns={columns}
-        data={prices.data?.items ?? []}
-        pageCount={prices.data?.pages ?? 1}
         pageSize={10}
-        isLoading={prices.isLoading}
         emptyText="No data"
         getRowId={(r) => r.service}
       />

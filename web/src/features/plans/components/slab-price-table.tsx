@@ -3,7 +3,8 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import { createContext, useContext, useEffect, useState } from 'react';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { errorMessage } from '@/lib/api-client';
 import { formatRupees } from '@/lib/format';
 import { paiseToRupees } from '@/lib/money';
@@ -131,14 +132,11 @@ export function SlabPriceTable({ plan }: { plan: PlanType }) {
   return (
     <div className="page">
       <Alert message={msg.message} onClose={msg.clear} />
-      {prices.isError && <Alert message={{ kind: 'error', text: errorMessage(prices.error) }} />}
       <EditContext.Provider value={state}>
-        <DataTable
+        <QueryTable
+          query={prices}
           columns={columns}
-          data={prices.data?.items ?? []}
-          pageCount={prices.data?.pages ?? 1}
           pageSize={prices.data?.per_page ?? 50}
-          isLoading={prices.isLoading}
           emptyText="No data"
           getRowId={(r) => r.service}
         />

@@ -6,7 +6,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { Alert } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { Field } from '@/components/ui/field';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { formatDate, formatRupees } from '@/lib/format';
@@ -188,13 +189,10 @@ function BatchList() {
   ];
   return (
     <>
-      {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}
-      <DataTable
+      <QueryTable
+        query={q}
         columns={columns}
-        data={q.data?.items ?? []}
-        pageCount={q.data?.pages ?? 1}
         pageSize={BATCHES_PAGE_SIZE}
-        isLoading={q.isLoading}
         emptyText="No batches yet"
         pagingLabel={(p, t) => `${p} of ${t} pages`}
         getRowId={(r) => String(r.id)}

@@ -2,11 +2,10 @@
 // and the route's 'Export to CSV' (the exports job) beside each list.
 import type { ColumnDef } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
-import { Alert } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { FilterPanel } from '@/components/ui/filter-panel';
 import { Tabs, useTabParam } from '@/components/ui/tabs';
-import { errorMessage } from '@/lib/api-client';
 import { formatDate, formatRupees } from '@/lib/format';
 import { useUrlFilter, type FilterField } from '@/lib/url-filter';
 import { HISTORY_PAGE_SIZE, useOwnLogs, useOwnTransactions, type OwnLog, type OwnTransaction } from '../api/history';
@@ -85,13 +84,10 @@ function TransactionsTable({ filter }: { filter: { from?: string; to?: string } 
   ];
   return (
     <>
-      {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}
-      <DataTable
+      <QueryTable
+        query={q}
         columns={columns}
-        data={q.data?.items ?? []}
-        pageCount={q.data?.pages ?? 1}
         pageSize={HISTORY_PAGE_SIZE}
-        isLoading={q.isLoading}
         emptyText="No transactions available"
         pagingLabel={(p, t) => `${p} of ${t} pages`}
         getRowId={(r) => String(r.id)}
@@ -113,13 +109,10 @@ function LogsTable({ filter }: { filter: { from?: string; to?: string } }) {
   ];
   return (
     <>
-      {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}
-      <DataTable
+      <QueryTable
+        query={q}
         columns={columns}
-        data={q.data?.items ?? []}
-        pageCount={q.data?.pages ?? 1}
         pageSize={HISTORY_PAGE_SIZE}
-        isLoading={q.isLoading}
         emptyText="No logs available"
         pagingLabel={(p, t) => `${p} of ${t} pages`}
         getRowId={(r) => String(r.id)}

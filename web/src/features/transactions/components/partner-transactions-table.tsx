@@ -2,9 +2,8 @@
 // shows the users' side of each row (what the user paid, the user's balance after); My
 // Transactions the partner's own (what the partner paid, the partner's balance after).
 import type { ColumnDef } from '@tanstack/react-table';
-import { Alert } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
-import { errorMessage } from '@/lib/api-client';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { formatDate, formatRupees } from '@/lib/format';
 import type { PartnerFilter } from '@/lib/partner-filter';
 import { usePartnerTransactions } from '../api/get-partner-transactions';
@@ -55,13 +54,10 @@ export function PartnerTransactionsTable({ kind, side, filter }: { kind: Transac
   const q = usePartnerTransactions(kind, filter, page);
   return (
     <>
-      {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}
-      <DataTable
+      <QueryTable
+        query={q}
         columns={columnsFor(kind, side, page)}
-        data={q.data?.items ?? []}
-        pageCount={q.data?.pages ?? 1}
         pageSize={PAGE_SIZE}
-        isLoading={q.isLoading}
         emptyText="No transactions available"
         getRowId={(r) => String(r.id)}
       />

@@ -3,9 +3,8 @@
 // reads as refunded beside the refund that put its money back; 50 per page, 'x of y pages';
 // credit green, debit red.
 import type { ColumnDef } from '@tanstack/react-table';
-import { Alert } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
-import { errorMessage } from '@/lib/api-client';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { formatDate, formatRupees } from '@/lib/format';
 import type { UserRef } from '@/lib/user-ref';
 import { useUserLedger, type LedgerRow } from '../api/get-user-ledger';
@@ -60,13 +59,10 @@ export function UserTransactionsTable({ userId, clientId, kind }: UserRef & { ki
   const q = useUserLedger({ userId, clientId }, kind, page);
   return (
     <>
-      {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}
-      <DataTable
+      <QueryTable
+        query={q}
         columns={columnsFor(page)}
-        data={q.data?.items ?? []}
-        pageCount={q.data?.pages ?? 1}
         pageSize={PAGE_SIZE}
-        isLoading={q.isLoading}
         emptyText="No transactions available"
         pagingLabel={(p, n) => `${p} of ${n} pages`}
         getRowId={(r) => String(r.id)}

@@ -2,9 +2,8 @@
 // (account name, number, bank) and two actions, View statement (the file's signed link) and
 // Change Status; newest first, 50 a page.
 import type { ColumnDef } from '@tanstack/react-table';
-import { Alert } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
-import { errorMessage } from '@/lib/api-client';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { formatDate } from '@/lib/format';
 import { PAGE_SIZE, useBankStatements } from '../api/get-bank-statements';
 import { STATUS_LABELS, type BankStatementRequest } from '../api/types';
@@ -37,12 +36,9 @@ export function BankStatementsTable({ onChangeStatus }: { onChangeStatus: (r: Ba
   ];
   return (
     <>
-      {q.isError && <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />}
-      <DataTable
+      <QueryTable
+        query={q}
         columns={columns}
-        data={q.data?.items ?? []}
-        pageCount={q.data?.pages ?? 1}
-        isLoading={q.isLoading}
         emptyText="No manual bank account verification request found."
         getRowId={(r) => String(r.id)}
       />

@@ -1,9 +1,8 @@
 // Wallet transactions: date, type, amount, balance (and the wallet, and the user id on the
 // super admin's global list). Credits green, debits red.
 import type { ColumnDef } from '@tanstack/react-table';
-import { Alert } from '@/components/ui/alert';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
-import { errorMessage } from '@/lib/api-client';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { formatDate, formatRupees } from '@/lib/format';
 import { useAllWalletTransactions } from '../api/get-wallet-transactions';
 import { useMyWalletEntries } from '../api/get-wallet-entries';
@@ -40,12 +39,9 @@ type Query = ReturnType<typeof useMyWalletEntries>;
 function EntriesTable({ query, showUser }: { query: Query; showUser?: boolean }) {
   return (
     <>
-      {query.isError && <Alert message={{ kind: 'error', text: errorMessage(query.error) }} />}
-      <DataTable
+      <QueryTable
+        query={query}
         columns={showUser ? userColumns : plainColumns}
-        data={query.data?.items ?? []}
-        pageCount={query.data?.pages ?? 1}
-        isLoading={query.isLoading}
         emptyText="No transactions available"
         getRowId={(r) => String(r.id)}
       />
