@@ -4,6 +4,7 @@
 pub mod auth;
 pub mod batch;
 pub mod client_ip;
+pub mod credentials;
 pub mod error;
 pub mod extract;
 pub mod filters;

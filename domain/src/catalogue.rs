@@ -345,7 +345,10 @@ fn bind_fields<'q>(q: IdQuery<'q>, a: &'q Valid) -> IdQuery<'q> {
         .bind(a.default_price_paise)
 }
 
-pub async fn create(conn: &mut PgConnection, input: &ApiInput, actor: Actor) -> Result<Api> {
+/// The catalogue's one insert (the super admin's Add API, and the seed): the entry's rules
+/// checked, then the row; a PID left out continues the catalogue's numbering. 409 naming the
+/// service or PID that is taken.
+pub async fn insert(conn: &mut PgConnection, input: &ApiInput) -> Result<i64> {
     let a = input.validate()?;
     // Generated PIDs continue the catalogue's numbering; the lock keeps two creations from
     // picking the same number.
@@ -361,10 +364,14 @@ pub async fn create(conn: &mut PgConnection, input: &ApiInput, actor: Actor) -> 
                  $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
          RETURNING id",
     );
-    let id: i64 = bind_fields(insert, &a)
+    bind_fields(insert, &a)
         .fetch_one(&mut *conn)
         .await
-        .map_err(taken)?;
+        .map_err(taken)
+}
+
+pub async fn create(conn: &mut PgConnection, input: &ApiInput, actor: Actor) -> Result<Api> {
+    let id = insert(conn, input).await?;
     let api = get(conn, id).await?;
     audit::record(
         conn,

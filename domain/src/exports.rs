@@ -383,17 +383,46 @@ pub async fn progress(conn: &mut PgConnection, id: i64, rows: u64, parts: usize)
 
 /// The finished export: its count and its parts. Written once: a late duplicate run changes
 /// nothing.
+/// Its requester (a partner or an end user) gets an `export.completed` event, in the same
+/// transaction; links are signed when the export is read, so the event names the export.
 pub async fn complete(conn: &mut PgConnection, id: i64, total: u64, keys: &[String]) -> Result<()> {
-    sqlx::query(
+    let mut tx = sqlx::Connection::begin(conn).await?;
+    #[allow(clippy::type_complexity)]
+    let done: Option<(Option<i64>, String, Option<i64>, String, NaiveDate, NaiveDate)> = sqlx::query_as(
         "UPDATE exports SET status = 'completed', total_records = $2, rows_written = $2, file_keys = $3,
                 part_count = cardinality($3::text[]), completed_at = now(), error = NULL
-          WHERE id = $1 AND status IN ('queued', 'running')",
+          WHERE id = $1 AND status IN ('queued', 'running')
+      RETURNING partner_id, requested_by, requester_id, kind, from_date, to_date",
     )
     .bind(id)
     .bind(total as i64)
     .bind(keys)
-    .execute(conn)
+    .fetch_optional(&mut *tx)
     .await?;
+    if let Some((Some(partner_id), by, requester_id, kind, from, to)) = done {
+        let owner = match by.as_str() {
+            "user" => requester_id.map(|u| crate::webhooks::Owner::user(partner_id, u)),
+            "partner" => Some(crate::webhooks::Owner::partner(partner_id)),
+            _ => None,
+        };
+        if let Some(owner) = owner {
+            crate::webhooks::emit(
+                &mut tx,
+                owner,
+                crate::webhooks::EXPORT_COMPLETED,
+                serde_json::json!({
+                    "export_id": id,
+                    "kind": kind,
+                    "from": from,
+                    "to": to,
+                    "total_records": total,
+                    "parts": keys.len(),
+                }),
+            )
+            .await?;
+        }
+    }
+    tx.commit().await?;
     Ok(())
 }
 

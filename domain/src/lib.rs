@@ -14,6 +14,7 @@ pub mod portal;
 pub mod seed;
 pub mod trubank;
 pub mod wallets;
+pub mod webhooks;
 
 pub use error::{Error, Result};
 pub use sqlx::{PgConnection, PgPool};

@@ -211,6 +211,8 @@ pub enum Mail {
     },
     /// TruBank: the partner decided on a bank-statement verification request (its row id).
     BankStatementDecided { request_id: i64 },
+    /// A webhook endpoint failed every delivery for 5 days and was disabled: to its owner.
+    WebhookDisabled { endpoint_id: i64 },
 }
 
 impl Task for SendMail {

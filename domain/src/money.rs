@@ -149,6 +149,64 @@ impl Serialize for Paise {
     }
 }
 
+/// The decimal digits of `n` into `buf`, returning the used tail: no allocation, for writers
+/// that run once per row of a million-row export.
+pub fn digits(buf: &mut [u8; 20], mut n: u64) -> &str {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[i..]).expect("ascii digits")
+}
+
+/// `₹1,23,456.78` from 12345678 paise, as `Intl.NumberFormat('en-IN', {currency: 'INR'})`
+/// writes it on the screens (a minus before the sign for a negative amount): the one rupee
+/// formatter, of the mails and the exports. Appends to `out`, a buffer the caller may reuse.
+pub fn write_rupees(out: &mut String, paise: i64) {
+    if paise < 0 {
+        out.push('-');
+    }
+    let p = paise.unsigned_abs();
+    out.push('₹');
+    let mut buf = [0; 20];
+    let s = digits(&mut buf, p / 100);
+    // The last three digits, then groups of two.
+    let len = s.len();
+    if len <= 3 {
+        out.push_str(s);
+    } else {
+        let head = &s[..len - 3];
+        let first = head.len() % 2;
+        if first == 1 {
+            out.push_str(&head[..1]);
+        }
+        for (i, pair) in head.as_bytes()[first..].chunks(2).enumerate() {
+            if i > 0 || first == 1 {
+                out.push(',');
+            }
+            out.push_str(std::str::from_utf8(pair).expect("ascii digits"));
+        }
+        out.push(',');
+        out.push_str(&s[len - 3..]);
+    }
+    out.push('.');
+    let cents = p % 100;
+    out.push((b'0' + (cents / 10) as u8) as char);
+    out.push((b'0' + (cents % 10) as u8) as char);
+}
+
+/// [`write_rupees`] as a new string (mail texts).
+pub fn format_inr(paise: i64) -> String {
+    let mut s = String::new();
+    write_rupees(&mut s, paise);
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::Paise;

@@ -28,6 +28,7 @@ use crate::{
     infra::storage,
     mail::{Email, Mail, SendMail, texts},
     wallets::{self, EntryType, Movement, Owner, Reason, WalletKind},
+    webhooks,
 };
 
 /// How long the signed links to statements and decision files live; every read signs fresh ones.
@@ -377,7 +378,28 @@ pub async fn submit(
         .bind(price.user_amount_paise)
         .execute(&mut *conn)
         .await?;
+    webhooks::emit(
+        conn,
+        webhooks::Owner::partner(partner_id),
+        webhooks::TRUBANK_REQUESTED,
+        event_data(&request),
+    )
+    .await?;
     Ok(Submitted::Created(request))
+}
+
+/// A request as webhook events carry it (the account number stays out).
+fn event_data(r: &Request) -> serde_json::Value {
+    serde_json::json!({
+        "request_id": r.request_id,
+        "user_id": r.user_id,
+        "status": r.status.as_str(),
+        "account_name": r.account_name,
+        "bank_name": r.bank_name,
+        "comments": r.comments,
+        "created_at": r.created_at,
+        "decided_at": r.decided_at,
+    })
 }
 
 /// One of the user's own requests by its `request_id`; anyone else's is `NotFound`.
@@ -551,6 +573,15 @@ pub async fn decide(
         None,
     )
     .await?;
+    if before.0 != r.status.as_str() {
+        webhooks::emit(
+            conn,
+            webhooks::Owner::user(partner_id, r.user_id),
+            webhooks::TRUBANK_STATUS_CHANGED,
+            event_data(&r),
+        )
+        .await?;
+    }
     Ok(r)
 }
 

@@ -34,6 +34,7 @@ use crate::{
     infra::paging::{Counts, Keys, List, Page, PageRequest, push_days},
     infra::queue,
     mail::{Email, Mail, SendMail},
+    money::format_inr,
 };
 
 pub use crate::money::MAX_AMOUNT_PAISE;
@@ -380,6 +381,21 @@ async fn apply_in_transaction(conn: &mut PgConnection, m: &Movement<'_>) -> Resu
 /// that crossed). Every way of moving money in this module calls it for its crossings.
 pub async fn queue_alert(conn: &mut PgConnection, low: &LowBalance) -> Result<()> {
     let job = queue::push(conn, &SendMail::of(low.to_mail()), None).await?;
+    let owner = match low.user_id {
+        Some(u) => crate::webhooks::Owner::user(low.partner_id, u),
+        None => crate::webhooks::Owner::partner(low.partner_id),
+    };
+    crate::webhooks::emit(
+        conn,
+        owner,
+        crate::webhooks::WALLET_LOW_BALANCE,
+        serde_json::json!({
+            "wallet": low.kind,
+            "balance_paise": low.balance_paise,
+            "threshold_paise": low.threshold_paise,
+        }),
+    )
+    .await?;
     tracing::info!(
         wallet = low.wallet_id,
         job = job.as_deref().unwrap_or(""),
@@ -642,30 +658,6 @@ async fn list(
     .await
 }
 
-/// Rupees with Indian digit grouping, for mail texts: 12345678 paise → "₹1,23,456.78".
-pub fn format_inr(paise: i64) -> String {
-    let sign = if paise < 0 { "-" } else { "" };
-    let p = paise.unsigned_abs();
-    let (rupees, rest) = (p / 100, p % 100);
-    let digits = rupees.to_string();
-    let grouped = if digits.len() <= 3 {
-        digits
-    } else {
-        let (head, tail) = digits.split_at(digits.len() - 3);
-        let mut parts: Vec<String> = Vec::new();
-        let mut h = head.to_owned();
-        while h.len() > 2 {
-            parts.insert(0, h[h.len() - 2..].to_owned());
-            h.truncate(h.len() - 2);
-        }
-        if !h.is_empty() {
-            parts.insert(0, h);
-        }
-        format!("{},{tail}", parts.join(","))
-    };
-    format!("{sign}₹{grouped}.{rest:02}")
-}
-
 impl LowBalance {
     /// Subject and text of the alert mail to the partner.
     pub fn mail_text(&self, user_label: Option<&str>) -> (String, String) {
@@ -693,15 +685,6 @@ impl LowBalance {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn indian_grouping() {
-        assert_eq!(format_inr(0), "₹0.00");
-        assert_eq!(format_inr(99_999), "₹999.99");
-        assert_eq!(format_inr(100_000), "₹1,000.00");
-        assert_eq!(format_inr(12_345_678), "₹1,23,456.78");
-        assert_eq!(format_inr(100_000_000_000), "₹1,00,00,00,000.00");
-    }
 
     #[test]
     fn amounts_and_types() {

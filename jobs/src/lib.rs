@@ -7,6 +7,7 @@
 pub mod aggregate_ip_hits;
 pub mod bookkeeping;
 pub mod bulk_update_prices;
+pub mod deliver_webhook;
 pub mod export_csv;
 pub mod metrics;
 pub mod noop;
@@ -31,6 +32,7 @@ pub use domain::infra::queue::Task;
 
 pub use aggregate_ip_hits::AggregateIpHits;
 pub use bulk_update_prices::BulkUpdatePrices;
+pub use deliver_webhook::DeliverWebhook;
 pub use export_csv::ExportCsv;
 pub use noop::Noop;
 pub use provision_subdomain::ProvisionSubdomain;

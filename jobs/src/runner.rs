@@ -14,8 +14,8 @@ use apalis_cron::{CronScheduler, Tick};
 use apalis_postgres::{Config as QueueConfig, PostgresStorage};
 
 use crate::{
-    AggregateIpHits, BulkUpdatePrices, ExportCsv, Job, JobContext, Noop, ProvisionSubdomain,
-    PruneExports, PruneJobs, RunBatch, SendMail, SettlePending, SmtpTest, Task,
+    AggregateIpHits, BulkUpdatePrices, DeliverWebhook, ExportCsv, Job, JobContext, Noop,
+    ProvisionSubdomain, PruneExports, PruneJobs, RunBatch, SendMail, SettlePending, SmtpTest, Task,
 };
 
 /// Finished jobs are pruned hourly (at minute 17, away from the top-of-hour crowd).
@@ -154,7 +154,7 @@ pub async fn run_pending(ctx: &JobContext) -> anyhow::Result<usize> {
 }
 
 /// Every job kind's queue name, in the order [`run_pending`] drains them.
-pub const KINDS: [&str; 11] = [
+pub const KINDS: [&str; 12] = [
     SendMail::KIND,
     ProvisionSubdomain::KIND,
     AggregateIpHits::KIND,
@@ -165,6 +165,7 @@ pub const KINDS: [&str; 11] = [
     ExportCsv::KIND,
     PruneExports::KIND,
     RunBatch::KIND,
+    DeliverWebhook::KIND,
     Noop::KIND,
 ];
 
@@ -185,6 +186,7 @@ async fn run_kind(kind: &str, payload: &[u8], ctx: &JobContext, id: &str) -> Res
         ExportCsv::KIND => decoded::<ExportCsv>(payload, ctx, id).await,
         PruneExports::KIND => decoded::<PruneExports>(payload, ctx, id).await,
         RunBatch::KIND => decoded::<RunBatch>(payload, ctx, id).await,
+        DeliverWebhook::KIND => decoded::<DeliverWebhook>(payload, ctx, id).await,
         Noop::KIND => decoded::<Noop>(payload, ctx, id).await,
         other => Err(format!("no handler for job kind {other}")),
     }
@@ -245,6 +247,7 @@ pub fn monitor(ctx: &JobContext, instance: &str) -> anyhow::Result<Monitor> {
     let m = queue_worker!(m, ctx, instance, ExportCsv);
     let m = queue_worker!(m, ctx, instance, PruneExports);
     let m = queue_worker!(m, ctx, instance, RunBatch);
+    let m = queue_worker!(m, ctx, instance, DeliverWebhook);
     let m = queue_worker!(m, ctx, instance, Noop);
     let m = periodic!(
         m,

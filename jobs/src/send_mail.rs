@@ -11,7 +11,7 @@ use domain::{
     infra::{config::Config, crypto::SecretBox},
     mail::{self, Email, Mail, Mailer, contact, smtp_transport, texts},
     partners::{self, partner_smtp, users},
-    portal, trubank, wallets,
+    portal, trubank, wallets, webhooks,
 };
 
 use crate::{Job, JobContext};
@@ -159,6 +159,11 @@ async fn build(
         }
         Mail::BankStatementDecided { request_id } => {
             trubank::decision_mail(conn, *request_id).await?
+        }
+        Mail::WebhookDisabled { endpoint_id } => {
+            webhooks::endpoints::disabled_notice(conn, *endpoint_id)
+                .await?
+                .map(|(to, _, url)| texts::webhook_disabled(&to, &url))
         }
     };
     Ok(built.map(|mut e| {

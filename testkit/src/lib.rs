@@ -77,6 +77,7 @@ pub fn config(database_url: &str) -> Config {
         exports: Default::default(),
         rate_limits: Default::default(),
         partner_smtp_allow_private: false,
+        webhook_allow_private: false,
         // The tests' HTTP client is on loopback and names its client address in
         // X-Forwarded-For, as a same-host reverse proxy would.
         trusted_proxies: vec!["127.0.0.1/32".parse().unwrap(), "::1/128".parse().unwrap()],

@@ -19,6 +19,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::{
     AppState,
     auth::{Claims, PartnerAuth, Role, SessionAuth, SuperAdminAuth},
+    credentials::{ChangePasswordRequest, LoginRequest},
     error::{ApiError, ApiResult},
     extract::Json,
     ratelimit::{CaptchaLimit, ForgotPasswordLimit, SignInLimit, SignUpLimit},
@@ -196,17 +197,6 @@ pub async fn verify_email(
     }))
 }
 
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-pub struct LoginRequest {
-    #[serde(default)]
-    pub email: String,
-    #[serde(default)]
-    pub password: String,
-    #[serde(default)]
-    #[schema(value_type = Object)]
-    pub captcha: serde_json::Value,
-}
-
 /// Partner sign-in. Every attempt uses up its captcha (fetch a new one after a failure). 401 is
 /// the same for an unknown e-mail and a wrong password; 429 after 10 attempts on one account in
 /// 15 minutes, from whatever addresses, until the window ends or a sign-in succeeds; 403 for an unverified e-mail (a new
@@ -339,17 +329,6 @@ pub async fn reset_password(
     Ok(message(
         "Your password has been reset. Please log in with your new password.",
     ))
-}
-
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-pub struct ChangePasswordRequest {
-    #[serde(default)]
-    pub current_password: String,
-    #[serde(default)]
-    pub new_password: String,
-    /// Checked when given.
-    #[serde(default)]
-    pub confirm_new_password: Option<String>,
 }
 
 /// Changes the signed-in partner's password (/reset-password). A wrong current password is a

@@ -35,6 +35,7 @@ pub mod verify;
 pub mod visibility;
 pub mod wallets;
 pub mod web;
+pub mod webhooks;
 
 use utoipa_axum::router::OpenApiRouter;
 
@@ -83,7 +84,8 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(ip_hits::router())
         .merge(verify::router())
         .merge(trubank::router())
-        .merge(portal::router());
+        .merge(portal::router())
+        .merge(webhooks::router());
     OpenApiRouter::new()
         .merge(docs::router())
         .nest("/v1", v1)

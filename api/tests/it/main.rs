@@ -63,3 +63,4 @@ mod uploads;
 mod users;
 mod visibility;
 mod wallets;
+mod webhooks;

@@ -1,11 +1,13 @@
 //! How an exported cell reads: dates in IST as the screens show them (the first 24 characters
-//! of a JavaScript date string, spec part 1 §9), rupees with Indian digit grouping, and text a
+//! of a JavaScript date string, spec part 1 §9), rupees (`money::write_rupees`), and text a
 //! spreadsheet will not run as a formula. Each writes into a reused buffer: a million rows must
 //! not mean millions of small allocations.
 
 use std::fmt::Write;
 
 use chrono::{DateTime, Utc};
+
+use crate::money::digits;
 
 const DAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 const MONTHS: [&str; 12] = [
@@ -61,56 +63,9 @@ fn two(out: &mut String, n: u64) {
     out.push((b'0' + (n % 10) as u8) as char);
 }
 
-/// The decimal digits of `n` into `buf`, returning the used tail.
-fn digits(buf: &mut [u8; 20], mut n: u64) -> &str {
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    std::str::from_utf8(&buf[i..]).expect("ascii digits")
-}
-
 /// A whole number as digits alone (ids, counts, codes), so a spreadsheet reads it as a number.
 pub fn number(out: &mut String, n: u64) {
     out.push_str(digits(&mut [0; 20], n));
-}
-
-/// `₹1,23,456.78` from 12345678 paise, as `Intl.NumberFormat('en-IN', {currency: 'INR'})`
-/// writes it on the screens (a minus before the sign for a negative amount).
-pub fn rupees(out: &mut String, paise: i64) {
-    if paise < 0 {
-        out.push('-');
-    }
-    let p = paise.unsigned_abs();
-    out.push('₹');
-    let mut buf = [0; 20];
-    let s = digits(&mut buf, p / 100);
-    // The last three digits, then groups of two.
-    let len = s.len();
-    if len <= 3 {
-        out.push_str(s);
-    } else {
-        let head = &s[..len - 3];
-        let first = head.len() % 2;
-        if first == 1 {
-            out.push_str(&head[..1]);
-        }
-        for (i, pair) in head.as_bytes()[first..].chunks(2).enumerate() {
-            if i > 0 || first == 1 {
-                out.push(',');
-            }
-            out.push_str(std::str::from_utf8(pair).expect("ascii digits"));
-        }
-        out.push(',');
-        out.push_str(&s[len - 3..]);
-    }
-    out.push('.');
-    two(out, p % 100);
 }
 
 /// Text from a person or an upstream, made safe for a spreadsheet by the platform's one rule
@@ -123,28 +78,6 @@ pub fn text(out: &mut String, value: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn r(p: i64) -> String {
-        let mut s = String::new();
-        rupees(&mut s, p);
-        s
-    }
-
-    #[test]
-    fn rupees_with_indian_grouping() {
-        assert_eq!(r(0), "₹0.00");
-        assert_eq!(r(5), "₹0.05");
-        assert_eq!(r(99_999), "₹999.99");
-        assert_eq!(r(100_000), "₹1,000.00");
-        assert_eq!(r(12_345_678), "₹1,23,456.78");
-        assert_eq!(r(123_456_789), "₹12,34,567.89");
-        assert_eq!(r(10_000_000_000), "₹10,00,00,000.00");
-        assert_eq!(r(-150), "-₹1.50");
-        // Agrees with the mail texts' formatter.
-        for p in [0, 7, 100_000, 123_456_789, 99_999_999_999] {
-            assert_eq!(r(p), crate::wallets::format_inr(p));
-        }
-    }
 
     #[test]
     fn dates_in_ist_as_the_screens_show_them() {

@@ -10,6 +10,7 @@ use futures::stream::BoxStream;
 use sqlx::{AssertSqlSafe, PgConnection, Row, postgres::PgRow};
 
 use super::{Job, Kind, Scope, day_start, format};
+use crate::money;
 
 /// One exported row, borrowed from the database's row (no copy of its text). Each kind fills
 /// the fields its screen shows; the others are NULL.
@@ -269,10 +270,10 @@ impl RowWriter {
                     Some(s) => format::number(c, s.max(0) as u64),
                     None => c.push_str("Pending"),
                 },
-                Column::Amount => format::rupees(c, r.amount_paise),
+                Column::Amount => money::write_rupees(c, r.amount_paise),
                 // The screens show 'NA' for a balance that was not recorded.
                 Column::Balance => match r.balance_paise {
-                    Some(b) => format::rupees(c, b),
+                    Some(b) => money::write_rupees(c, b),
                     None => c.push_str("NA"),
                 },
                 Column::Type => c.push_str(if r.entry_type == Some("credit") {

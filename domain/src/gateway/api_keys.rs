@@ -192,6 +192,31 @@ pub async fn create(
             "A user can have at most {MAX_ACTIVE_KEYS} active API keys. Revoke one first."
         )));
     }
+    let created = insert(conn, partner_id, user_id, mode).await?;
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action: "api_key.create",
+            entity: "api_key",
+            entity_id: created.id.to_string(),
+            partner_id: Some(partner_id),
+            before: None,
+            after: Some(serde_json::json!({"user_id": user_id, "prefix": created.prefix, "mode": mode.as_str()})),
+        },
+    )
+    .await?;
+    Ok(created)
+}
+
+/// A new key of the user's, stored by its hash; the key itself is in the answer only. Both
+/// a creation and a roll make their key here.
+async fn insert(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    user_id: i64,
+    mode: Mode,
+) -> Result<CreatedKey> {
     let new = generate(mode);
     let id: i64 = sqlx::query_scalar("INSERT INTO api_keys (partner_id, user_id, prefix, key_hash, mode) VALUES ($1, $2, $3, $4, $5) RETURNING id")
         .bind(partner_id)
@@ -201,19 +226,6 @@ pub async fn create(
         .bind(mode.as_str())
         .fetch_one(&mut *conn)
         .await?;
-    audit::record(
-        conn,
-        &audit::Record {
-            actor,
-            action: "api_key.create",
-            entity: "api_key",
-            entity_id: id.to_string(),
-            partner_id: Some(partner_id),
-            before: None,
-            after: Some(serde_json::json!({"user_id": user_id, "prefix": new.prefix, "mode": mode.as_str()})),
-        },
-    )
-    .await?;
     Ok(CreatedKey {
         id,
         key: new.key,
@@ -258,15 +270,7 @@ pub async fn roll(
     .await?;
     let (mode, old_expires_at) = mode.ok_or(Error::NotFound)?;
     let mode = Mode::parse(&mode)?;
-    let new = generate(mode);
-    let id: i64 = sqlx::query_scalar("INSERT INTO api_keys (partner_id, user_id, prefix, key_hash, mode) VALUES ($1, $2, $3, $4, $5) RETURNING id")
-        .bind(partner_id)
-        .bind(user_id)
-        .bind(&new.prefix)
-        .bind(&new.hash[..])
-        .bind(mode.as_str())
-        .fetch_one(&mut *conn)
-        .await?;
+    let created = insert(conn, partner_id, user_id, mode).await?;
     audit::record(
         conn,
         &audit::Record {
@@ -276,16 +280,11 @@ pub async fn roll(
             entity_id: key_id.to_string(),
             partner_id: Some(partner_id),
             before: None,
-            after: Some(serde_json::json!({"user_id": user_id, "old_expires_at": old_expires_at, "new_key_id": id, "prefix": new.prefix})),
+            after: Some(serde_json::json!({"user_id": user_id, "old_expires_at": old_expires_at, "new_key_id": created.id, "prefix": created.prefix})),
         },
     )
     .await?;
-    Ok(CreatedKey {
-        id,
-        key: new.key,
-        prefix: new.prefix,
-        mode,
-    })
+    Ok(created)
 }
 
 /// How stale a key's `last_used_at` may get: a key in use is written at most once per this

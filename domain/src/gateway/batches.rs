@@ -16,8 +16,8 @@ use sqlx::{PgConnection, Postgres, QueryBuilder};
 
 use crate::{
     Error, Result,
-    exports::format,
     infra::paging::{List, Page, PageRequest},
+    money, webhooks,
 };
 
 /// Rows one batch may hold.
@@ -277,15 +277,29 @@ pub async fn start(conn: &mut PgConnection, id: i64) -> Result<()> {
 }
 
 /// Ends the batch: `completed` once every row is done, else `failed` with `error`.
+/// The first time only, a `batch.completed` event carries the batch to the user's endpoints.
 pub async fn finish(conn: &mut PgConnection, id: i64, error: Option<&str>) -> Result<()> {
-    sqlx::query(
+    let mut tx = sqlx::Connection::begin(conn).await?;
+    let owner: Option<(i64, i64)> = sqlx::query_as(
         "UPDATE batches SET status = CASE WHEN $2::text IS NULL THEN 'completed' ELSE 'failed' END, error = $2, finished_at = now()
-          WHERE id = $1 AND status IN ('queued', 'running')",
+          WHERE id = $1 AND status IN ('queued', 'running') RETURNING partner_id, user_id",
     )
     .bind(id)
     .bind(error)
-    .execute(conn)
+    .fetch_optional(&mut *tx)
     .await?;
+    if let Some((partner_id, user_id)) = owner {
+        let batch = find(&mut tx, partner_id, user_id, id).await?;
+        let data = serde_json::to_value(&batch).map_err(|e| Error::Other(e.into()))?;
+        webhooks::emit(
+            &mut tx,
+            webhooks::Owner::user(partner_id, user_id),
+            webhooks::BATCH_COMPLETED,
+            data,
+        )
+        .await?;
+    }
+    tx.commit().await?;
     Ok(())
 }
 
@@ -469,7 +483,7 @@ pub async fn result_csv(
             _ => "Pending",
         };
         let mut amount = String::new();
-        format::rupees(&mut amount, r.charged_paise);
+        money::write_rupees(&mut amount, r.charged_paise);
         rec.push(status.to_owned());
         rec.push(r.status_code.map(|c| c.to_string()).unwrap_or_default());
         rec.push(r.transaction_id.map(|t| t.to_string()).unwrap_or_default());

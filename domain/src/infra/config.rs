@@ -219,6 +219,9 @@ pub struct Config {
     /// Lets partners' SMTP hosts resolve to loopback, private, link-local or metadata
     /// addresses (`PARTNER_SMTP_ALLOW_PRIVATE`, default false): only for a lab or tests.
     pub partner_smtp_allow_private: bool,
+    /// Lets webhook endpoint URLs resolve to loopback, private, link-local or metadata
+    /// addresses (`WEBHOOK_ALLOW_PRIVATE`, default false): only for a lab or tests.
+    pub webhook_allow_private: bool,
     /// Reverse proxies whose `X-Forwarded-For` is believed (`TRUSTED_PROXIES`); empty: none,
     /// the TCP peer is the client.
     pub trusted_proxies: Vec<ipnet::IpNet>,
@@ -567,6 +570,7 @@ impl Config {
                 }
             },
             partner_smtp_allow_private: parsed("PARTNER_SMTP_ALLOW_PRIVATE", false)?,
+            webhook_allow_private: parsed("WEBHOOK_ALLOW_PRIVATE", false)?,
             trusted_proxies: trusted_proxies(raw("TRUSTED_PROXIES").as_deref().unwrap_or(""))?,
             metrics_token: raw("METRICS_TOKEN"),
             worker_metrics_port: match raw("WORKER_METRICS_PORT") {

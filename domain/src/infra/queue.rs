@@ -58,6 +58,26 @@ pub async fn push<T: Task>(
     }
 }
 
+/// Queues `task` to run at `at` (at once when `None` or past) and returns its id: a retry
+/// schedule of its own (webhook deliveries) queues each attempt for its time.
+pub async fn push_at<T: Task>(
+    conn: &mut PgConnection,
+    task: &T,
+    at: Option<chrono::DateTime<chrono::Utc>>,
+) -> Result<String> {
+    let id = ulid::Ulid::generate().to_string();
+    let bytes = serde_json::to_vec(task)
+        .map_err(|e| Error::Other(anyhow::anyhow!("encoding a {} job: {e}", T::KIND)))?;
+    let mut builder = TaskBuilder::new(bytes)
+        .task_id(TaskId::from(id.clone()))
+        .max_attempts(T::MAX_ATTEMPTS);
+    if let Some(at) = at.filter(|at| *at > chrono::Utc::now()) {
+        builder = builder.run_at_timestamp(at.timestamp().max(0) as u64);
+    }
+    insert(conn, T::KIND, builder).await?;
+    Ok(id)
+}
+
 async fn insert(conn: &mut PgConnection, kind: &str, builder: TaskBuilder<Vec<u8>>) -> Result<()> {
     apalis_postgres::queries::push_tasks(conn, kind, vec![builder.build()])
         .await

@@ -109,6 +109,19 @@ pub fn bank_statement_decided(
     )
 }
 
+/// A webhook endpoint that failed every delivery for 5 days was disabled.
+pub fn webhook_disabled(to: &str, url: &str) -> Email {
+    Email::new(
+        to,
+        "Your webhook endpoint was disabled",
+        format!(
+            "Hello,\n\nEvery delivery to your webhook endpoint {url} has failed for 5 days, so it has been disabled and no \
+             events are sent to it any more. Once it answers again, enable it on the Webhooks page; you can replay the \
+             deliveries it missed from its delivery log.\n"
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,6 +26,7 @@ export const paths = {
   myAccount: '/my-account',
   whitelistIp: '/whitelist-ip',
   ipHits: '/ip-hits',
+  webhooks: '/webhooks',
 
   superadmin: {
     auth: '/superadmin/auth',

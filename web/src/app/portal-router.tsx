@@ -23,6 +23,7 @@ const History = lazy(() => import('./routes/portal/history'));
 const TopUp = lazy(() => import('./routes/portal/top-up'));
 const Profile = lazy(() => import('./routes/portal/profile'));
 const Batch = lazy(() => import('./routes/portal/batch'));
+const Webhooks = lazy(() => import('./routes/portal/webhooks'));
 const Policy = lazy(() => import('./routes/portal/policy'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
@@ -60,6 +61,7 @@ export const portalRoutes: RouteObject[] = [
               { path: portalPaths.topUp, element: el(TopUp) },
               { path: portalPaths.profile, element: el(Profile) },
               { path: portalPaths.batch, element: el(Batch) },
+              { path: portalPaths.webhooks, element: el(Webhooks) },
             ],
           },
         ],

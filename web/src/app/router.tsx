@@ -30,6 +30,7 @@ const UserTransactions = lazy(() => import('./routes/admin/user-transactions'));
 const MyApis = lazy(() => import('./routes/admin/my-apis'));
 const WhitelistIp = lazy(() => import('./routes/admin/whitelist-ip'));
 const IpHits = lazy(() => import('./routes/admin/ip-hits'));
+const Webhooks = lazy(() => import('./routes/admin/webhooks'));
 const MyAccount = lazy(() => import('./routes/admin/my-account'));
 const MyPlan = lazy(() => import('./routes/admin/my-plan'));
 const TruBank = lazy(() => import('./routes/admin/trubank'));
@@ -77,6 +78,7 @@ export const routes: RouteObject[] = [
           { path: paths.myAccount, element: el(MyAccount) },
           { path: paths.whitelistIp, element: el(WhitelistIp) },
           { path: paths.ipHits, element: el(IpHits) },
+          { path: paths.webhooks, element: el(Webhooks) },
         ],
       },
     ],

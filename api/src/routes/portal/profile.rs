@@ -11,6 +11,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::{
     AppState,
     auth::UserAuth,
+    credentials::ChangePasswordRequest,
     error::ApiResult,
     extract::Json,
     reply::{Message, message},
@@ -80,26 +81,15 @@ pub async fn update_profile(
     Ok(Json(profile))
 }
 
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-pub struct ChangePassword {
-    #[serde(default)]
-    pub current_password: String,
-    #[serde(default)]
-    pub new_password: String,
-    /// Checked when given.
-    #[serde(default)]
-    pub confirm_new_password: Option<String>,
-}
-
 /// Changes one's password as a partner changes its own: a wrong current password is a 422 on
 /// `current_password`; the new one follows the password rule; every other session of the user
 /// ends, the caller's token keeps working.
-#[utoipa::path(post, path = "/me/password", tag = "portal", request_body = ChangePassword, security(("bearer" = [])),
+#[utoipa::path(post, path = "/me/password", tag = "portal", request_body = ChangePasswordRequest, security(("bearer" = [])),
     responses((status = 200, body = Message), (status = 401, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn change_password(
     auth: UserAuth,
     State(state): State<AppState>,
-    Json(req): Json<ChangePassword>,
+    Json(req): Json<ChangePasswordRequest>,
 ) -> ApiResult<Json<Message>> {
     passwords::change(
         &state.pool,

@@ -11,12 +11,12 @@ use domain::auth::{
     captcha,
     sign_in::{self, BAD_CREDENTIALS, SignedIn},
 };
-use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
     auth::{Role, SessionAuth},
+    credentials::LoginRequest,
     error::{ApiError, ApiResult},
     extract::{Json, Query},
     ratelimit::SignInLimit,
@@ -30,23 +30,11 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(logout))
 }
 
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-pub struct UserLoginRequest {
-    #[serde(default)]
-    pub email: String,
-    #[serde(default)]
-    pub password: String,
-    /// `{id, answer}` (built-in) or a reCAPTCHA token; ignored with `CAPTCHA=off`.
-    #[serde(default)]
-    #[schema(value_type = Object)]
-    pub captcha: serde_json::Value,
-}
-
 /// End-user sign-in on `{subdomain}.{PLATFORM_DOMAIN}` (or `?subdomain=`). Every attempt uses
 /// up its captcha. 401 alike for an unknown e-mail, a wrong password, a user of another partner,
 /// an inactive user, and a site that is unknown or whose partner is inactive; 429 after 10
 /// attempts on one account in 15 minutes, or past the per-address sign-in limit.
-#[utoipa::path(post, path = "/me/login", tag = "portal", params(SiteQuery), request_body = UserLoginRequest,
+#[utoipa::path(post, path = "/me/login", tag = "portal", params(SiteQuery), request_body = LoginRequest,
     responses((status = 200, body = UserSession), (status = 401, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 pub async fn login(
@@ -54,7 +42,7 @@ pub async fn login(
     State(state): State<AppState>,
     headers: HeaderMap,
     Query(q): Query<SiteQuery>,
-    Json(req): Json<UserLoginRequest>,
+    Json(req): Json<LoginRequest>,
 ) -> ApiResult<Json<UserSession>> {
     sign_in::check_form(&req.email, &req.password)?;
     captcha::verify(&state.pool, &state.config, &req.captcha).await?;

@@ -121,6 +121,18 @@ pub async fn signup(
     let mut tx = state.pool.begin().await?;
     let actor = domain::infra::audit::Actor::user(0).from_ip(ip);
     let id = users::create_by(&mut tx, partner_id, &new, &hash, Some(actor)).await?;
+    domain::webhooks::emit(
+        &mut tx,
+        domain::webhooks::Owner::partner(partner_id),
+        domain::webhooks::USER_SIGNED_UP,
+        serde_json::json!({
+            "user_id": id,
+            "email": new.email,
+            "first_name": new.first_name,
+            "last_name": new.last_name,
+        }),
+    )
+    .await?;
     let session = start_user_session(
         &state,
         &mut tx,

@@ -21,6 +21,7 @@ export const adminNav: NavItem[] = [
   { label: 'My Account', to: paths.myAccount },
   { label: 'Whitelist IP', to: paths.whitelistIp },
   { label: 'IP Hits', to: paths.ipHits },
+  { label: 'Webhooks', to: paths.webhooks },
   { label: 'Reset Password', to: paths.resetPassword },
 ];
 

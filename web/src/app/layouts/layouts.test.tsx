@@ -34,14 +34,14 @@ const adminRoutes = [
 describe('AdminLayout', () => {
   beforeEach(() => setPartnerToken(partnerJwt()));
 
-  it('shows the spec menu, the logo, both wallets in rupees and the theme', async () => {
+  it('shows the spec menu (with Webhooks, issue 24), the logo, both wallets in rupees and the theme', async () => {
     partnerApi();
     renderRoutes(adminRoutes, '/dashboard');
     const menu = screen.getByRole('complementary', { name: 'Main menu' });
     const labels = within(menu).getAllByRole('listitem').map((li) => li.textContent);
     expect(labels).toEqual([
       'Dashboard', 'User Accounts', 'Add User Manually', 'User Transactions', 'My Transactions', 'My Plan', 'My APIs',
-      'TruBank', 'My Account', 'Whitelist IP', 'IP Hits', 'Reset Password', 'Logout',
+      'TruBank', 'My Account', 'Whitelist IP', 'IP Hits', 'Webhooks', 'Reset Password', 'Logout',
     ]);
     expect(await screen.findByText('₹12,34,567.89')).toBeInTheDocument();
     expect(screen.getByText('₹50,000.50')).toBeInTheDocument();

@@ -19,6 +19,7 @@ export function portalNav({ batch }: { batch: boolean }): NavItem[] {
     { label: 'Try it', to: portalPaths.tryIt },
     { label: 'History', to: portalPaths.history },
     ...(batch ? [{ label: 'Batch', to: portalPaths.batch }] : []),
+    { label: 'Webhooks', to: portalPaths.webhooks },
     { label: 'Top-up', to: portalPaths.topUp },
     { label: 'Profile', to: portalPaths.profile },
   ];

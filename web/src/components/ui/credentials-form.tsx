@@ -24,7 +24,8 @@ type Props<S extends z.ZodTypeAny, V extends CredentialsValues, R> = {
   captchaKey: string;
   /** Checks the values; a schema without `captcha` leaves an empty answer to the server. */
   schema: S;
-  initial: V;
+  /** The values a form holds beyond the three (the partner's terms box), with theirs. */
+  initial?: V;
   emailLabel?: string;
   emailPlaceholder?: string;
   signIn: (input: z.infer<S>, captcha: CaptchaAnswer) => Promise<R>;
@@ -38,7 +39,7 @@ type Props<S extends z.ZodTypeAny, V extends CredentialsValues, R> = {
 export function CredentialsForm<S extends z.ZodTypeAny, V extends CredentialsValues, R>(props: Props<S, V, R>) {
   const { label, idPrefix, captchaKey, schema, initial, emailLabel = 'Email', emailPlaceholder, signIn, onSignedIn, extras, footer } = props;
   const { captcha, isLoading: captchaLoading, refresh } = useCaptcha(captchaKey);
-  const form = useZodForm(schema, initial);
+  const form = useZodForm(schema, initial ?? ({ email: '', password: '', captcha: '' } as V));
   const msg = useTimedMessage();
   const mutation = useMutation({
     mutationFn: ({ input, answer }: { input: z.infer<S>; answer: CaptchaAnswer }) => signIn(input, answer),

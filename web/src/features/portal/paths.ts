@@ -15,4 +15,5 @@ export const portalPaths = {
   topUp: '/top-up',
   profile: '/profile',
   batch: '/batch',
+  webhooks: '/webhooks',
 } as const;

@@ -13,7 +13,6 @@ export function SuperAdminLoginForm({ onSignedIn }: { onSignedIn?: () => void })
       idPrefix="sa"
       captchaKey="superadmin-login"
       schema={superAdminLoginSchema}
-      initial={{ email: '', password: '', captcha: '' }}
       emailLabel="Username"
       emailPlaceholder="Email"
       signIn={loginSuperAdmin}

@@ -19,7 +19,6 @@ export function SignInForm({ forgotPassword, signUp, onSignedIn }: Props) {
       idPrefix="portal-login"
       captchaKey="portal-login"
       schema={signInSchema}
-      initial={{ email: '', password: '', captcha: '' }}
       signIn={signIn}
       onSignedIn={(session) => onSignedIn(session)}
       extras={() =>
