@@ -306,6 +306,29 @@ async fn gateway_refusals_of_a_known_key_are_logged_with_their_reason_and_nothin
         "only the 200 made a transaction"
     );
     gs::audit(&app).await;
+
+    // The partner's API logs filter by status code (all users, and one user's).
+    let token = fixtures::partner_token(&app, s.partner_id, "acme").await;
+    let (st, page) = app
+        .get("/api/v1/partner/api-logs?status_code=402", Some(&token))
+        .await;
+    assert_eq!((st, page["total"].as_i64()), (200, Some(4)), "{page}");
+    assert_eq!(page["items"][0]["reason"], "Insufficient balance");
+    let path = format!(
+        "/api/v1/partner/users/{}/api-logs?status_code=429",
+        s.user_id
+    );
+    let (st, page) = app.get(&path, Some(&token)).await;
+    assert_eq!((st, page["total"].as_i64()), (200, Some(1)), "{page}");
+    let (st, page) = app.get("/api/v1/partner/api-logs", Some(&token)).await;
+    assert_eq!((st, page["total"].as_i64()), (200, Some(9)), "{page}");
+    let (st, b) = app
+        .get("/api/v1/partner/api-logs?status_code=4x", Some(&token))
+        .await;
+    assert_eq!(
+        (st, b["error"]["fields"]["status_code"].as_str()),
+        (422, Some("Status code is a number from 100 to 599."))
+    );
 }
 
 #[tokio::test]

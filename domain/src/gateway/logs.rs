@@ -45,15 +45,33 @@ pub struct ProductLog {
     pub amount_paise: i64,
 }
 
-/// One user's API calls, newest first.
+/// One user's API calls, newest first; only those answered `status` when given (not counted:
+/// no counter is kept per status, so it walks the user's index for the dates).
 pub async fn api_logs(
     conn: &mut PgConnection,
     partner_id: i64,
     user_id: i64,
     f: &Filter,
+    status: Option<i32>,
     page: PageRequest,
 ) -> Result<Page<ApiLog>> {
-    user_page(conn, "api_logs", "id, created_at, user_id, service, pid, vid, vpid, status_code, amount_paise, transaction_id, reason", partner_id, user_id, f, page).await
+    const COLUMNS: &str = "t.id, t.created_at, t.user_id, t.service, t.pid, t.vid, t.vpid, t.status_code, t.amount_paise, t.transaction_id, t.reason";
+    let Some(status) = status else {
+        return user_page(conn, "api_logs", COLUMNS, partner_id, user_id, f, page).await;
+    };
+    List {
+        columns: COLUMNS,
+        rows: |q: &mut QueryBuilder<Postgres>| {
+            q.push("FROM api_logs t WHERE t.partner_id = ")
+                .push_bind(partner_id);
+            q.push(" AND t.user_id = ").push_bind(user_id);
+            q.push(" AND t.status_code = ").push_bind(status);
+            f.push_dates(q, "t.created_at");
+        },
+        order_by: "t.created_at DESC, t.id DESC",
+    }
+    .fetch(conn, page)
+    .await
 }
 
 /// One user's product events, newest first.
@@ -181,12 +199,13 @@ pub async fn client_api_logs(
     .await
 }
 
-/// Every user's API calls of one partner, newest first (User Transactions, API logs). Counted
-/// unless a PID is asked for.
+/// Every user's API calls of one partner, newest first (User Transactions, API logs); only
+/// those answered `status` when given. Counted unless a PID or a status is asked for.
 pub async fn partner_api_logs(
     conn: &mut PgConnection,
     partner_id: i64,
     f: &PartnerFilter,
+    status: Option<i32>,
     page: PageRequest,
 ) -> Result<Page<ApiLog>> {
     let list = List {
@@ -194,10 +213,16 @@ pub async fn partner_api_logs(
         rows: |q: &mut QueryBuilder<Postgres>| {
             q.push("FROM api_logs t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = ")
                 .push_bind(partner_id);
+            if let Some(status) = status {
+                q.push(" AND t.status_code = ").push_bind(status);
+            }
             f.push(q, "t.created_at", Some("t.pid"), "t.service");
         },
         order_by: "t.created_at DESC, t.id DESC",
     };
+    if status.is_some() {
+        return list.fetch(conn, page).await;
+    }
     match f.counts(conn, "api_logs", partner_id, true, true).await? {
         Some(counts) => {
             list.fetch_counted(
