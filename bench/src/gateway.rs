@@ -207,12 +207,12 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
             } else {
                 p.spread_keys.clone()
             };
-            let l = client.block_on(closed_loop(&[base.clone()], keys, duration))?;
+            let l = client.block_on(closed_loop(std::slice::from_ref(base), keys, duration))?;
             eprintln!("  {name}, redis {with_redis}: {:.0} calls/s", l.rate());
             loads.push((name, if with_redis { "yes" } else { "no" }, l));
         }
         let l = client.block_on(closed_loop(
-            &[p.plain.clone()],
+            std::slice::from_ref(&p.plain),
             vec![p.sandbox_key.clone()],
             duration,
         ))?;
@@ -233,7 +233,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
         drop(procs);
 
         let refusals = client.block_on(closed_loop(
-            &[p.limited.clone()],
+            std::slice::from_ref(&p.limited),
             vec![
                 p.hot_key.clone(),
                 p.inactive_key.clone(),
@@ -431,7 +431,6 @@ async fn start_platform(
     .fetch_all(&mut *conn)
     .await?;
     let (mut hot_key, mut sandbox_key, mut spread_keys) = (String::new(), String::new(), vec![]);
-    let mut inactive_key = String::new();
     for (i, &partner_id) in partners.iter().enumerate() {
         credit(&mut conn, Owner::Partner(partner_id), FUNDS).await?;
         let users: Vec<i64> = sqlx::query_scalar(
@@ -468,7 +467,7 @@ async fn start_platform(
     .bind(partners[0])
     .fetch_one(&mut *conn)
     .await?;
-    inactive_key = new_key(&mut conn, partners[0], inactive, "live").await?;
+    let inactive_key = new_key(&mut conn, partners[0], inactive, "live").await?;
     drop(conn);
 
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
