@@ -230,7 +230,10 @@ async fn worker_processes_are_shown_from_start_to_stop() {
     let mut stops = vec![];
     let mut tasks = vec![];
     for pid in [4101u32, 4102] {
-        let ctx = jobs::JobContext::new(app.db.pool.clone(), app.config.clone()).unwrap();
+        // Each worker its own pool, sized as a worker process's is: one queue worker per job
+        // kind holds a connection, more than the test's own pool of 10 has to spare.
+        let pool = domain::infra::db::connect(&app.db.url, 30).await.unwrap();
+        let ctx = jobs::JobContext::new(pool, app.config.clone()).unwrap();
         let process = jobs::workers::Process {
             id: format!("box-{pid}"),
             host: "box".into(),
