@@ -213,7 +213,6 @@ test('a user edits its profile and finds how to top up', async ({ page }) => {
 
   await page.getByRole('link', { name: 'Top-up' }).click();
   await expect(page.getByRole('heading', { name: 'Pay by QR code' })).toBeVisible();
-  // The demo partner has set no QR code: the page says so and asks nobody to scan one.
   // The demo partner's QR code depends on the specs before this one (My Account uploads one):
   // with a code the page shows its instruction, without one it says so and asks nobody to scan.
   if (await page.getByAltText('QR code for payment').count()) {
