@@ -1,5 +1,6 @@
 //! Background jobs: one typed payload per kind with its handler beside it, enqueued into the
-//! apalis-postgres queue (table `apalis.jobs`), normally inside the caller's transaction.
+//! queue table `apalis.jobs` (apalis-postgres's schema), normally inside the caller's
+//! transaction, and run by our own engine (`runner`) over the kinds `registry` declares.
 //!
 //! Every handler is idempotent: a retry after a crash must not send a second mail or double a
 //! count. Failures are retried with exponential backoff (see `runner`), up to `MAX_ATTEMPTS`.
@@ -10,11 +11,11 @@ pub mod bulk_update_prices;
 pub mod deliver_webhook;
 pub mod export_csv;
 pub mod metrics;
-pub mod noop;
 pub mod overview;
 pub mod provision_subdomain;
 pub mod prune_exports;
 pub mod prune_jobs;
+pub mod registry;
 pub mod run_batch;
 pub mod runner;
 pub mod send_mail;
@@ -34,7 +35,6 @@ pub use aggregate_ip_hits::AggregateIpHits;
 pub use bulk_update_prices::BulkUpdatePrices;
 pub use deliver_webhook::DeliverWebhook;
 pub use export_csv::ExportCsv;
-pub use noop::Noop;
 pub use provision_subdomain::ProvisionSubdomain;
 pub use prune_exports::PruneExports;
 pub use prune_jobs::PruneJobs;

@@ -16,7 +16,7 @@ use tokio::{
 /// This worker's metrics in Prometheus text format.
 pub fn render() -> String {
     let mut out = String::new();
-    crate::bookkeeping::render(&mut out, &crate::runner::KINDS);
+    crate::bookkeeping::render(&mut out, crate::registry::kinds());
     domain::infra::metrics::render_process(&mut out, "kyc", "worker");
     out
 }

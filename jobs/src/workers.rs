@@ -1,45 +1,32 @@
-//! The worker binary's main loop around the queue's workers, recorded in `worker_processes`
-//! (`domain::infra::worker_processes`, re-exported here) from start to clean stop.
+//! The worker binary's main loop around the queue engine (`runner::run`), recorded in
+//! `worker_processes` (`domain::infra::worker_processes`, re-exported here) from start to clean
+//! stop; the engine's keeper heartbeats it with the kinds it runs.
 
-use std::time::Duration;
+use crate::registry::Registry;
 
-use sqlx::PgPool;
+pub use domain::infra::worker_processes::{
+    Beat, Process, SHOWN_FOR, WorkerProcess, recent, running,
+};
 
-pub use domain::infra::worker_processes::{Process, SHOWN_FOR, WorkerProcess, recent, running};
-
-/// Heartbeats every `every` until the task is dropped or aborted; a failed beat is logged
-/// and the next one tried.
-pub async fn beat(process: Process, pool: PgPool, every: Duration) {
-    let mut tick = tokio::time::interval(every.max(Duration::from_secs(1)));
-    tick.tick().await;
-    loop {
-        tick.tick().await;
-        if let Err(e) = process.heartbeat(&pool).await {
-            tracing::warn!(error = %e, "worker heartbeat failed");
-        }
-    }
-}
-
-/// Runs every worker of the queue as `process` (`runner::run`) until `shutdown` resolves,
-/// recorded in `worker_processes` from start to clean stop. The `worker` binary's main loop.
+/// Runs the queue of `registry` as `process` until `shutdown` resolves, recorded in
+/// `worker_processes` from start to clean stop. The `worker` binary's main loop; an error when
+/// the queue could not be recovered (the worker then exits non-zero).
 pub async fn run(
     ctx: crate::JobContext,
+    registry: Registry,
     process: Process,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let pool = ctx.pool.clone();
-    // Shown on the super admin's Jobs page; the queue itself does not need it.
+    // Shown on the super admin's Jobs page; the queue itself does not need it, and a process
+    // started while the database is down registers with its first heartbeat.
     if let Err(e) = process.register(&pool).await {
         tracing::warn!(error = %e, "could not record this worker process");
     }
-    let beating = tokio::spawn(beat(
-        process.clone(),
-        pool.clone(),
-        ctx.config.worker_heartbeat,
-    ));
-    let result = crate::runner::run(ctx, &process.id, shutdown).await;
-    beating.abort();
-    if let Err(e) = process.stopped(&pool).await {
+    let result = crate::runner::run(ctx, registry, process.clone(), shutdown).await;
+    if result.is_ok()
+        && let Err(e) = process.stopped(&pool).await
+    {
         tracing::warn!(error = %e, "could not record this worker's stop");
     }
     result

@@ -1,6 +1,7 @@
 //! Test support shared by the crates' integration tests.
 
 pub mod db;
+pub mod proxy;
 pub mod s3;
 pub mod smtp;
 
@@ -9,6 +10,7 @@ use std::{path::PathBuf, sync::Arc, time::Duration};
 use domain::infra::config::{CaptchaConfig, Config, MailConfig, StorageConfig};
 
 pub use db::TestDb;
+pub use proxy::TcpProxy;
 pub use s3::S3Server;
 pub use smtp::SmtpServer;
 
@@ -47,6 +49,7 @@ pub fn config(database_url: &str) -> Config {
     Config {
         database_url: database_url.to_owned(),
         database_max_connections: 10,
+        database_listen_url: None,
         redis_url: None,
         host: "127.0.0.1".into(),
         port: 0,
@@ -67,7 +70,9 @@ pub fn config(database_url: &str) -> Config {
         captcha: CaptchaConfig::Off,
         web_dist: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../web/dist")),
         worker_concurrency: 4,
+        worker_fetch_batch: 10,
         worker_heartbeat: Duration::from_secs(1),
+        worker_give_up: Duration::from_secs(300),
         job_retry_base: Duration::from_millis(200),
         upstream_timeout: Duration::from_secs(5),
         upstream_base_url: "http://127.0.0.1:9".into(),

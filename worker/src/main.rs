@@ -1,5 +1,7 @@
 //! `worker`: runs every background job handler (see `jobs::runner`) until SIGTERM, then lets
-//! running jobs finish. Several worker processes may run side by side.
+//! running jobs finish. Several worker processes may run side by side. It exits non-zero when
+//! its queue stays out of reach for `WORKER_GIVE_UP_SECS`, for its process manager to restart
+//! it. Its connections show as `application_name = 'worker'`.
 
 use std::{process::ExitCode, sync::Arc};
 
@@ -8,7 +10,7 @@ use domain::infra::config::{self, Config};
 fn main() -> ExitCode {
     config::load_dotenv();
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,apalis=warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_target(false)
@@ -34,9 +36,13 @@ fn main() -> ExitCode {
 
 async fn run() -> anyhow::Result<()> {
     let config = Arc::new(Config::from_env()?);
-    let pool = domain::infra::db::connect(&config.database_url, config.database_max_connections)
-        .await
-        .map_err(|e| anyhow::anyhow!("connecting to DATABASE_URL: {e}"))?;
+    let pool = domain::infra::db::connect_as(
+        &config.database_url,
+        jobs::runner::pool_size(&config),
+        "worker",
+    )
+    .await
+    .map_err(|e| anyhow::anyhow!("connecting to DATABASE_URL: {e}"))?;
     let ctx = jobs::JobContext::new(pool, config.clone())?;
     let process = jobs::workers::Process::current(config.worker_concurrency);
     tracing::info!(instance = %process.id, concurrency = config.worker_concurrency, "worker started");
@@ -55,7 +61,7 @@ async fn run() -> anyhow::Result<()> {
         }
         None => None,
     };
-    jobs::workers::run(ctx, process, shutdown_signal()).await
+    jobs::workers::run(ctx, jobs::registry::platform(), process, shutdown_signal()).await
 }
 
 async fn shutdown_signal() {

@@ -5,12 +5,6 @@ mod support;
 
 use std::time::Duration;
 
-use domain::{
-    gateway::batches::{self, NewBatch},
-    infra::audit::Actor,
-    wallets::{self, EntryType, Movement, Owner, Reason, WalletKind},
-};
-use sqlx::Connection;
 use support::spawn_worker;
 
 const PRICE: i64 = 250;
@@ -30,86 +24,10 @@ async fn a_batch_killed_half_way_is_finished_by_another_worker_each_row_charged_
     let smtp = testkit::SmtpServer::start().await;
     let pool = &db.pool;
 
-    // A partner with Batch Processing, a full-access user, a sandbox API, both wallets funded.
-    let partner_id: i64 = sqlx::query_scalar(
-        "INSERT INTO partners (first_name, last_name, email, phone_number, user_name, password_hash, email_verified_at, batch_processing)
-         VALUES ('Test', 'Partner', 'acme@partner.test', '9876543210', 'acme', 'x', now(), true) RETURNING id",
-    )
-    .fetch_one(pool)
-    .await
-    .unwrap();
-    let user_id: i64 = sqlx::query_scalar(
-        "INSERT INTO end_users (partner_id, first_name, last_name, email, phone_number, password_hash, full_access)
-         VALUES ($1, 'Asha', 'Rao', 'asha@example.in', '9876543210', 'x', true) RETURNING id",
-    )
-    .bind(partner_id)
-    .fetch_one(pool)
-    .await
-    .unwrap();
-    let input = serde_json::from_value(serde_json::json!({
-        "name": "PAN", "category": "Identity", "service": "pan_check", "description": "Verifies a PAN", "endpoint": "/v1/pan",
-        "documentation_link": "https://docs.example/pan", "curl_code": "curl -X POST https://api.example/v1/pan",
-        "response_code": {"status": "ok"}, "method": "post", "required_fields": ["id_number"], "default_price_paise": PRICE
-    }))
-    .unwrap();
-    let mut conn = pool.acquire().await.unwrap();
-    let api = domain::catalogue::create(&mut conn, &input, Actor::system())
-        .await
-        .unwrap();
-    sqlx::query("INSERT INTO sandbox_apis (api_id) VALUES ($1)")
-        .bind(api.id)
-        .execute(pool)
-        .await
-        .unwrap();
-    let funds = 1_000_000;
-    let wallet = |owner| {
-        let pool = pool.clone();
-        async move {
-            let mut conn = pool.acquire().await.unwrap();
-            let w = wallets::wallet_id(&mut conn, owner, WalletKind::Api)
-                .await
-                .unwrap();
-            let m = Movement {
-                wallet_id: w,
-                entry_type: EntryType::Credit,
-                amount_paise: funds,
-                reason: Reason::Manual,
-                reference: None,
-                idempotency_key: None,
-                actor: Actor::system(),
-            };
-            wallets::apply(&mut conn, &m).await.unwrap();
-            w
-        }
-    };
-    let user_wallet = wallet(Owner::User {
-        partner_id,
-        user_id,
-    })
-    .await;
-    let partner_wallet = wallet(Owner::Partner(partner_id)).await;
-
-    // The batch as the api writes it: rows and job in one transaction.
-    let csv: String = std::iter::once("id_number\n".to_owned())
-        .chain((1..=ROWS).map(|i| format!("PAN{i:05}\n")))
-        .collect();
-    let parsed = batches::parse(csv.as_bytes(), &["id_number".to_owned()]).unwrap();
-    let new = NewBatch {
-        partner_id,
-        user_id,
-        key_id: None,
-        service: "pan_check",
-        sandbox: true,
-        ip: "127.0.0.1".parse().unwrap(),
-        file_name: "kyc.csv",
-    };
-    let mut tx = conn.begin().await.unwrap();
-    let id = batches::create(&mut tx, &new, &parsed).await.unwrap();
-    let job_id = jobs::enqueue(&mut tx, &jobs::RunBatch { batch_id: id })
-        .await
-        .unwrap();
-    batches::set_job(&mut tx, id, &job_id).await.unwrap();
-    tx.commit().await.unwrap();
+    let partner = support::BatchPartner::create(pool, PRICE).await;
+    let id = partner.queue_batch(pool, ROWS).await;
+    let (user_wallet, partner_wallet, funds) =
+        (partner.user_wallet, partner.partner_wallet, partner.funds);
 
     // Ten rows a second: the kill lands mid-batch.
     let rate = [("BATCH_ROWS_PER_SECOND", "10")];

@@ -73,7 +73,7 @@ pub async fn operations(
 ) -> ApiResult<Json<Operations>> {
     let heartbeat = state.config.worker_heartbeat;
     Ok(Json(Operations {
-        kinds: overview::kinds(&state.pool, &jobs::runner::KINDS).await?,
+        kinds: overview::kinds(&state.pool, jobs::registry::kinds()).await?,
         recent_failures: overview::recent_failures(&state.pool, FAILURES_SHOWN).await?,
         workers: workers::recent(&state.pool, heartbeat).await?,
         heartbeat_secs: heartbeat.as_secs(),

@@ -80,7 +80,7 @@ pub async fn metrics(
 
 /// The database-wide gauges.
 async fn platform(state: &AppState, out: &mut String) -> ApiResult<()> {
-    let kinds = jobs::overview::kinds(&state.pool, &jobs::runner::KINDS).await?;
+    let kinds = jobs::overview::kinds(&state.pool, jobs::registry::kinds()).await?;
     head(
         out,
         "kyc_jobs",

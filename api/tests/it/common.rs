@@ -94,8 +94,14 @@ impl TestApp {
         let ctx = jobs::JobContext::new(self.db.pool.clone(), self.config.clone()).unwrap();
         let (tx, rx) = oneshot::channel::<()>();
         let instance = instance.to_owned();
+        let process = jobs::workers::Process {
+            id: instance.clone(),
+            host: "test".into(),
+            pid: std::process::id(),
+            concurrency: self.config.worker_concurrency,
+        };
         let task = tokio::spawn(async move {
-            jobs::runner::run(ctx, &instance, async {
+            jobs::workers::run(ctx, jobs::registry::platform(), process, async {
                 let _ = rx.await;
             })
             .await

@@ -242,9 +242,14 @@ async fn worker_processes_are_shown_from_start_to_stop() {
         };
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         stops.push(tx);
-        tasks.push(tokio::spawn(jobs::workers::run(ctx, process, async {
-            let _ = rx.await;
-        })));
+        tasks.push(tokio::spawn(jobs::workers::run(
+            ctx,
+            jobs::registry::platform(),
+            process,
+            async {
+                let _ = rx.await;
+            },
+        )));
     }
     // Generous: on a loaded 2-core box the two workers' first registration can take seconds.
     let shown = testkit::eventually(Duration::from_secs(30), || async {

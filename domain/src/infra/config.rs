@@ -176,6 +176,10 @@ pub enum CaptchaConfig {
 pub struct Config {
     pub database_url: String,
     pub database_max_connections: u32,
+    /// Where a worker's one `LISTEN` connection goes (`DATABASE_LISTEN_URL`), when
+    /// `DATABASE_URL` points at a pooler in transaction mode, which cannot carry `LISTEN`;
+    /// unset, `DATABASE_URL`.
+    pub database_listen_url: Option<String>,
     pub redis_url: Option<String>,
     pub host: String,
     pub port: u16,
@@ -196,8 +200,15 @@ pub struct Config {
     pub storage: StorageConfig,
     pub captcha: CaptchaConfig,
     pub web_dist: PathBuf,
+    /// Jobs a worker process runs at once, all kinds together (`WORKER_CONCURRENCY`).
     pub worker_concurrency: usize,
+    /// Jobs a worker fetches per round trip at most (`WORKER_FETCH_BATCH`); never more than
+    /// it has free slots for, so no worker holds jobs another could start.
+    pub worker_fetch_batch: usize,
     pub worker_heartbeat: Duration,
+    /// A worker whose queue stays out of reach this long exits non-zero
+    /// (`WORKER_GIVE_UP_SECS`), for its process manager to restart it.
+    pub worker_give_up: Duration,
     /// First retry delay of a failed job; doubled per attempt.
     pub job_retry_base: Duration,
     pub upstream_timeout: Duration,
@@ -386,6 +397,8 @@ impl fmt::Debug for Config {
             .field("storage", &self.storage)
             .field("redis", &self.redis_url.is_some())
             .field("worker_concurrency", &self.worker_concurrency)
+            .field("worker_fetch_batch", &self.worker_fetch_batch)
+            .field("worker_give_up", &self.worker_give_up)
             .finish_non_exhaustive()
     }
 }
@@ -457,6 +470,7 @@ impl Config {
         }
         Ok(Self {
             database_url: database_url()?,
+            database_listen_url: raw("DATABASE_LISTEN_URL"),
             database_max_connections: parsed("DATABASE_MAX_CONNECTIONS", 20)?,
             redis_url: raw("REDIS_URL"),
             host: raw("HOST").unwrap_or_else(|| "0.0.0.0".into()),
@@ -477,7 +491,18 @@ impl Config {
             captcha,
             web_dist: raw("WEB_DIST").unwrap_or_else(|| "web/dist".into()).into(),
             worker_concurrency: concurrency,
+            worker_fetch_batch: {
+                let batch: usize = parsed("WORKER_FETCH_BATCH", 10)?;
+                if batch == 0 || batch > 1_000 {
+                    return Err(ConfigError {
+                        var: "WORKER_FETCH_BATCH",
+                        problem: "must be between 1 and 1000".into(),
+                    });
+                }
+                batch
+            },
             worker_heartbeat: Duration::from_secs(parsed("WORKER_HEARTBEAT_SECS", 30)?),
+            worker_give_up: Duration::from_secs(parsed("WORKER_GIVE_UP_SECS", 300)?),
             job_retry_base: Duration::from_millis(parsed("JOB_RETRY_BASE_MS", 2_000)?),
             upstream_timeout: Duration::from_millis(parsed("UPSTREAM_TIMEOUT_MS", 15_000)?),
             upstream_base_url: {

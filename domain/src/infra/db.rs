@@ -2,13 +2,31 @@
 
 use std::time::Duration;
 
-use sqlx::{PgPool, postgres::PgPoolOptions};
+use sqlx::{
+    PgPool,
+    postgres::{PgConnectOptions, PgPoolOptions},
+};
 
 pub async fn connect(url: &str, max_connections: u32) -> Result<PgPool, sqlx::Error> {
     PgPoolOptions::new()
         .max_connections(max_connections)
         .acquire_timeout(Duration::from_secs(10))
         .connect(url)
+        .await
+}
+
+/// A pool whose connections show as `application_name` in `pg_stat_activity`, so that an
+/// operator (or a test) can tell a process's connections apart.
+pub async fn connect_as(
+    url: &str,
+    max_connections: u32,
+    application_name: &str,
+) -> Result<PgPool, sqlx::Error> {
+    let options: PgConnectOptions = url.parse()?;
+    PgPoolOptions::new()
+        .max_connections(max_connections)
+        .acquire_timeout(Duration::from_secs(10))
+        .connect_with(options.application_name(application_name))
         .await
 }
 

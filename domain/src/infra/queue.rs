@@ -9,10 +9,14 @@
 //! can read the database.
 
 use apalis::prelude::{TaskBuilder, TaskId};
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::{Connection, PgConnection};
 
-use crate::{Error, Result};
+use crate::{
+    Error, Result,
+    infra::audit::{self, Actor},
+};
 
 /// A kind of job, as the queue stores it.
 pub trait Task: Serialize {
@@ -106,4 +110,90 @@ pub async fn prune(conn: &mut PgConnection, retention: std::time::Duration) -> R
     .fetch_one(conn)
     .await?;
     Ok(n as u64)
+}
+
+/// A paused kind: the workers take none of its jobs until it is resumed.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, sqlx::FromRow, utoipa::ToSchema)]
+pub struct Pause {
+    pub kind: String,
+    pub paused_at: DateTime<Utc>,
+    /// Who paused it: `superadmin:{id}`, `system`, ….
+    pub paused_by: String,
+}
+
+fn actor_label(actor: Actor) -> String {
+    match actor.id {
+        Some(id) => format!("{}:{id}", actor.kind.as_str()),
+        None => actor.kind.as_str().to_owned(),
+    }
+}
+
+/// Pauses `kind`: from the workers' next fetch on, no new job of it starts; the running ones
+/// finish. Audited. `false` when it was paused already (the first pause is kept).
+pub async fn pause(conn: &mut PgConnection, kind: &str, actor: Actor) -> Result<bool> {
+    let mut tx = conn.begin().await?;
+    let paused = sqlx::query(
+        "INSERT INTO job_kind_pauses (kind, paused_by) VALUES ($1, $2) ON CONFLICT (kind) DO NOTHING",
+    )
+    .bind(kind)
+    .bind(actor_label(actor))
+    .execute(&mut *tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if paused {
+        audited(&mut tx, actor, "job_kind.pause", kind).await?;
+    }
+    tx.commit().await?;
+    Ok(paused)
+}
+
+/// Resumes `kind` and wakes the workers, which take its waiting jobs at once. Audited.
+/// `false` when it was not paused.
+pub async fn resume(conn: &mut PgConnection, kind: &str, actor: Actor) -> Result<bool> {
+    let mut tx = conn.begin().await?;
+    let resumed = sqlx::query("DELETE FROM job_kind_pauses WHERE kind = $1")
+        .bind(kind)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+        == 1;
+    if resumed {
+        // The channel the insert trigger notifies on; delivered at commit.
+        sqlx::query(
+            "SELECT pg_notify('apalis::job::insert', json_build_object('job_type', $1::text)::text)",
+        )
+        .bind(kind)
+        .execute(&mut *tx)
+        .await?;
+        audited(&mut tx, actor, "job_kind.resume", kind).await?;
+    }
+    tx.commit().await?;
+    Ok(resumed)
+}
+
+/// The paused kinds, by kind.
+pub async fn paused(conn: &mut PgConnection) -> Result<Vec<Pause>> {
+    Ok(
+        sqlx::query_as("SELECT kind, paused_at, paused_by FROM job_kind_pauses ORDER BY kind")
+            .fetch_all(conn)
+            .await?,
+    )
+}
+
+async fn audited(conn: &mut PgConnection, actor: Actor, action: &str, kind: &str) -> Result<()> {
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action,
+            entity: "job_kind",
+            entity_id: kind.to_owned(),
+            partner_id: None,
+            before: None,
+            after: None,
+        },
+    )
+    .await?;
+    Ok(())
 }

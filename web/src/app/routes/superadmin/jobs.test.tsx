@@ -15,6 +15,7 @@ const overview = (failed: boolean) => ({
   workers: [
     { id: 'box-11', host: 'box', pid: 11, concurrency: 4, started_at: '2026-11-23T09:00:00Z', last_seen_at: '2026-11-23T10:00:00Z', stopped_at: null, status: 'running' },
     { id: 'box-12', host: 'box', pid: 12, concurrency: 8, started_at: '2026-11-23T09:00:00Z', last_seen_at: '2026-11-23T10:00:00Z', stopped_at: null, status: 'missing' },
+    { id: 'box-13', host: 'box', pid: 13, concurrency: 8, started_at: '2026-11-23T09:00:00Z', last_seen_at: '2026-11-23T10:00:00Z', stopped_at: null, status: 'stalled' },
   ],
   heartbeat_secs: 30,
 });
@@ -31,6 +32,8 @@ describe('JobsPage', () => {
     expect(screen.getByText('SMTP: connection refused')).toBeInTheDocument();
     expect(screen.getByText('8 of 8')).toBeInTheDocument();
     expect(screen.getByText('No heartbeat')).toBeInTheDocument();
+    // Beating, but its fetcher cannot reach the queue: not counted as running.
+    expect(screen.getByText('Not fetching')).toBeInTheDocument();
     expect(screen.getByText(/1 running/)).toBeInTheDocument();
   });
 

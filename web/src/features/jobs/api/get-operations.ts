@@ -33,7 +33,12 @@ export type WorkerProcess = {
   started_at: string;
   last_seen_at: string;
   stopped_at: string | null;
-  status: 'running' | 'stopped' | 'missing';
+  // The kinds it takes.
+  queues: string[];
+  fetch_batch: number;
+  fetched_at: string | null;
+  // stalled: it heartbeats but its fetcher has not reached the queue for two beats.
+  status: 'running' | 'stalled' | 'stopped' | 'missing';
 };
 
 export type Operations = {

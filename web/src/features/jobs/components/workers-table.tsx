@@ -7,6 +7,7 @@ import { ago } from './time';
 
 const STATUS: Record<WorkerProcess['status'], string> = {
   running: 'Running',
+  stalled: 'Not fetching',
   stopped: 'Stopped',
   missing: 'No heartbeat',
 };
