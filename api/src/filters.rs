@@ -95,3 +95,34 @@ impl IpFilterQuery {
         )?)
     }
 }
+
+/// The Status Code filter of the API logs: one HTTP status (a refused call's 402, 403, 404,
+/// 422, 429, an upstream failure's 502, 504, or 200). Blank is left out.
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StatusQuery {
+    /// Three digits, 100 to 599.
+    pub status_code: Option<String>,
+}
+
+impl StatusQuery {
+    pub fn parse(&self) -> crate::error::ApiResult<Option<i32>> {
+        match self
+            .status_code
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            None => Ok(None),
+            Some(s) => match s.parse::<i32>() {
+                Ok(c) if (100..=599).contains(&c) && s.bytes().all(|b| b.is_ascii_digit()) => {
+                    Ok(Some(c))
+                }
+                _ => Err(crate::error::ApiError::field(
+                    "status_code",
+                    "Status code is a number from 100 to 599.",
+                )),
+            },
+        }
+    }
+}

@@ -9,6 +9,7 @@ pub mod error;
 pub mod extract;
 pub mod filters;
 pub mod gateway;
+pub mod idempotency;
 pub mod links;
 pub mod metrics;
 pub mod openapi;
@@ -71,6 +72,10 @@ pub fn app(state: AppState) -> Router {
     let metrics = state.metrics.clone();
     Router::from(routes::router())
         .fallback(web)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            gateway::sync_after_writes,
+        ))
         .layer(axum::middleware::from_fn(error::framework_errors))
         .layer(axum::middleware::from_fn(move |req, next| metrics::track(metrics.clone(), req, next)))
         .layer(axum::middleware::map_response(move |res: axum::response::Response| {

@@ -15,6 +15,7 @@ use domain::{
         self, Caller,
         call::{self, Upstream},
         hits::Hit,
+        logs::Refusal,
     },
     wallets::charge::{CallLog, Outcome, Settle},
 };
@@ -22,6 +23,7 @@ use domain::{
 use crate::{
     AppState,
     error::{ApiError, ApiResult},
+    gateway::Rate,
 };
 
 /// A call that passed every check and was charged, then settled.
@@ -91,6 +93,19 @@ pub async fn run(
     ip: IpAddr,
     headers: &HeaderMap,
 ) -> ApiResult<Verified> {
+    run_rated(state, caller, service, body, ip, headers).await.1
+}
+
+/// [`run`], with where the caller's key stands against its rate limit after the call (for the
+/// `X-RateLimit-*` headers of every answer).
+pub async fn run_rated(
+    state: &AppState,
+    caller: &Caller,
+    service: &str,
+    body: &[u8],
+    ip: IpAddr,
+    headers: &HeaderMap,
+) -> (Rate, ApiResult<Verified>) {
     let started = Instant::now();
     // Every call of a known caller counts, refused or not.
     state.gateway.count_hit(Hit {
@@ -103,41 +118,130 @@ pub async fn run(
     if caller.key_id > 0 {
         state.gateway.note_key_use(caller.key_id);
     }
-    gateway::admit(caller)?;
-    let input = parse_input(body)?;
-    let call = {
-        let mut conn = state.pool.acquire().await?;
-        gateway::authorize(&mut conn, caller, service, &input).await?
-    };
-    if let Err(wait) = state.gateway.check_rate(caller.key_id).await {
-        return Err(ApiError::too_many_requests_after(wait));
+    let checked = async {
+        gateway::admit(caller)?;
+        let input = parse_input(body)?;
+        // The console (a session caller, no key) reads Postgres: it is not the hot path, and its
+        // settings screens expect their changes at once.
+        let call = if caller.key_id > 0 {
+            state
+                .gateway
+                .cache
+                .authorize(&state.pool, caller, service, &input)
+                .await?
+        } else {
+            let mut conn = state.pool.acquire().await?;
+            gateway::authorize(&mut conn, caller, service, &input).await?
+        };
+        Ok::<_, ApiError>((input, call))
     }
-    let charge = call::charge_of(&state.pool, caller, &call, None).await?;
+    .await;
+    let (input, call) = match checked {
+        Ok(c) => c,
+        Err(e) => {
+            refused(state, caller, service, "", ip, &e);
+            return (state.gateway.peek_rate(caller.key_id).await, Err(e));
+        }
+    };
+    let rate = state.gateway.check_rate(caller.key_id).await;
+    if let Some(wait) = rate.retry_after {
+        let e = ApiError::too_many_requests_after(wait);
+        refused(state, caller, service, &call.price.pid, ip, &e);
+        return (rate, Err(e));
+    }
+    // From the charge on, the call runs to its settlement whether or not the client waits for
+    // it: a client that hangs up is charged for what the upstream did, or refunded at once.
+    let task = tokio::spawn(charge_and_call(
+        state.clone(),
+        caller.clone(),
+        call,
+        headers.clone(),
+        input,
+        ip,
+        started,
+    ));
+    let verified = match task.await {
+        Ok(v) => v,
+        Err(e) => Err(ApiError::from(domain::Error::Other(anyhow::anyhow!(
+            "the metered call's task failed: {e}"
+        )))),
+    };
+    (rate, verified)
+}
+
+/// The charge, the upstream (or the sample) and the settlement of an authorised call. A sandbox
+/// call's answer is known before the charge, so it is charged and settled in one write.
+async fn charge_and_call(
+    state: AppState,
+    caller: Caller,
+    call: gateway::Call,
+    headers: HeaderMap,
+    input: serde_json::Map<String, serde_json::Value>,
+    ip: IpAddr,
+    started: Instant,
+) -> ApiResult<Verified> {
+    let mut charge = call::charge_of(&state.pool, &caller, &call, None).await?;
     let charged_paise = charge.user_amount_paise;
+    let vid = uuid::Uuid::new_v4().to_string();
+    let log = |vpid: String| CallLog {
+        vid: vid.clone(),
+        vpid,
+        ip: Some(ip),
+        latency_ms: i32::try_from(started.elapsed().as_millis()).unwrap_or(i32::MAX),
+    };
+    let insufficient = || {
+        let e = ApiError::from(domain::Error::InsufficientFunds);
+        refused(
+            &state,
+            &caller,
+            &call.price.service,
+            &call.price.pid,
+            ip,
+            &e,
+        );
+        Err(e)
+    };
+    if call.sandbox {
+        let answer = call::answer(
+            &state.gateway.http,
+            &state.config,
+            &caller,
+            &call,
+            &headers,
+            &input,
+        )
+        .await;
+        charge.settled = Some(log(answer.vpid()));
+        let transaction_id = match state.gateway.charger.charge(charge).await? {
+            Outcome::Charged { transaction_id, .. } => transaction_id,
+            _ => return insufficient(),
+        };
+        state.metrics.gateway_call(
+            &call.price.service,
+            &call.price.category,
+            true,
+            None,
+            started.elapsed(),
+        );
+        return Ok(verified(answer, transaction_id, charged_paise, true, vid));
+    }
     let transaction_id = match state.gateway.charger.charge(charge).await? {
         Outcome::Charged { transaction_id, .. } => transaction_id,
-        _ => return Err(domain::Error::InsufficientFunds.into()),
+        _ => return insufficient(),
     };
 
     let upstream_started = Instant::now();
     let answer = call::answer(
         &state.gateway.http,
         &state.config,
-        caller,
+        &caller,
         &call,
-        headers,
+        &headers,
         &input,
     )
     .await;
-    let upstream = (!call.sandbox).then(|| upstream_started.elapsed());
+    let upstream = Some(upstream_started.elapsed());
     let (success, status_code) = answer.outcome();
-    let vid = uuid::Uuid::new_v4().to_string();
-    let log = CallLog {
-        vid: vid.clone(),
-        vpid: answer.vpid(),
-        ip: Some(ip),
-        latency_ms: i32::try_from(started.elapsed().as_millis()).unwrap_or(i32::MAX),
-    };
     let settled = state
         .gateway
         .charger
@@ -145,7 +249,7 @@ pub async fn run(
             transaction_id,
             success,
             status_code,
-            log: Some(log),
+            log: Some(log(answer.vpid())),
         })
         .await;
     let kept = match settled {
@@ -158,7 +262,6 @@ pub async fn run(
             false
         }
     };
-
     state.metrics.gateway_call(
         &call.price.service,
         &call.price.category,
@@ -166,6 +269,18 @@ pub async fn run(
         upstream,
         started.elapsed(),
     );
+    let charged = if kept { charged_paise } else { 0 };
+    Ok(verified(answer, transaction_id, charged, false, vid))
+}
+
+fn verified(
+    answer: Upstream,
+    transaction_id: i64,
+    charged_paise: i64,
+    sandbox: bool,
+    verification_id: String,
+) -> Verified {
+    let (success, _) = answer.outcome();
     let failure = answer.failure().unwrap_or_default();
     let answer = match answer {
         Upstream::Answered {
@@ -195,13 +310,36 @@ pub async fn run(
             failure,
         )),
     };
-    Ok(Verified {
+    Verified {
         answer,
         transaction_id,
-        charged_paise: if kept { charged_paise } else { 0 },
-        verification_id: vid,
-        sandbox: call.sandbox,
-    })
+        charged_paise,
+        verification_id,
+        sandbox,
+    }
+}
+
+/// Keeps a refusal of a known caller in its API log (402, 403, 404, 422 and 429; a malformed
+/// body, 400, is not a call of any API).
+fn refused(state: &AppState, caller: &Caller, service: &str, pid: &str, ip: IpAddr, e: &ApiError) {
+    if !matches!(e.status.as_u16(), 402 | 403 | 404 | 422 | 429) {
+        return;
+    }
+    let reason = if e.fields.is_empty() {
+        e.message.clone()
+    } else {
+        e.fields.values().cloned().collect::<Vec<_>>().join("; ")
+    };
+    state.gateway.log_refusal(Refusal {
+        partner_id: caller.partner_id,
+        user_id: caller.user_id,
+        service: service.chars().take(100).collect(),
+        pid: pid.to_owned(),
+        status_code: i32::from(e.status.as_u16()),
+        reason,
+        ip,
+        at: chrono::Utc::now(),
+    });
 }
 
 /// The request body: a JSON object of input fields (an empty body is an empty object).

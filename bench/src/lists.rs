@@ -182,7 +182,7 @@ async fn measure(pool: &PgPool, rows: i64, runs: usize) -> anyhow::Result<()> {
         "user's API logs",
         format!("SELECT count(*) FROM api_logs t WHERE t.partner_id = {p} AND t.user_id = {big}"),
         true,
-        |page| domain::gateway::logs::api_logs(conn, p, big, &Filter::default(), page)
+        |page| domain::gateway::logs::api_logs(conn, p, big, &Filter::default(), None, page)
     );
     let wallet = wallets::wallet_id(
         conn,
@@ -256,7 +256,13 @@ async fn measure(pool: &PgPool, rows: i64, runs: usize) -> anyhow::Result<()> {
             "SELECT count(*) FROM api_logs t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = {p}"
         ),
         true,
-        |page| domain::gateway::logs::partner_api_logs(conn, p, &PartnerFilter::default(), page)
+        |page| domain::gateway::logs::partner_api_logs(
+            conn,
+            p,
+            &PartnerFilter::default(),
+            None,
+            page
+        )
     );
     case!(
         "client's API logs (super admin), service=udyam",

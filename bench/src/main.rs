@@ -44,8 +44,13 @@ const BENCHMARKS: &[Entry] = &[
     ),
     (
         "gateway",
-        "live metered calls/s (1 hot user; 50 partners x 20 users; with and without Redis), latency overhead, Postgres-alone reference, ledger audit",
+        "metered calls/s (1 hot user; 50 partners x 20 users; with and without Redis; sandbox; two api processes), refusals/s, latency overhead, Postgres-alone reference, ledger audit, floors",
         gateway::run,
+    ),
+    (
+        "gateway-api",
+        "(started by `gateway`) one api process on the benchmark's database",
+        gateway::api_process,
     ),
 ];
 

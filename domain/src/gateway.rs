@@ -20,6 +20,7 @@
 
 pub mod api_keys;
 pub mod batches;
+pub mod idempotency;
 pub mod ip_access;
 pub mod ip_hits;
 pub mod logs;
@@ -83,15 +84,24 @@ pub fn well_formed(key: &str) -> bool {
 
 /// What checks 2 to 5 need of the user, its partner and the IP lists; `{key}` is the key's
 /// columns and `{from}` where the user comes from.
+/// `{ip}` (optional) replaces the two IP columns: the gateway's cache reads the user's lists
+/// instead, to answer any IP from memory.
 macro_rules! caller_sql {
     ($key:literal, $from:literal, $where:literal) => {
+        caller_sql!(
+            $key,
+            $from,
+            $where,
+            "EXISTS (SELECT 1 FROM blocked_ips b WHERE b.user_id = u.id AND b.ip >>= $2::inet) AS ip_blocked,
+             EXISTS (SELECT 1 FROM ip_whitelist w WHERE w.user_id = u.id AND w.ip >>= $2::inet) AS ip_listed"
+        )
+    };
+    ($key:literal, $from:literal, $where:literal, $ip:literal) => {
         concat!(
             "SELECT ", $key, ", u.partner_id, u.id AS user_id,
                     u.is_active AS user_active, u.full_access, p.is_active AS partner_active,
                     p.server_security, p.restrict_all_apis, p.sandbox_enabled AS test_mode, p.batch_processing,
-                    CASE WHEN p.base_url_status THEN NULLIF(p.api_base_url, '') END AS base_url,
-                    EXISTS (SELECT 1 FROM blocked_ips b WHERE b.user_id = u.id AND b.ip >>= $2::inet) AS ip_blocked,
-                    EXISTS (SELECT 1 FROM ip_whitelist w WHERE w.user_id = u.id AND w.ip >>= $2::inet) AS ip_listed,
+                    CASE WHEN p.base_url_status THEN NULLIF(p.api_base_url, '') END AS base_url, ", $ip, ",
                     (SELECT id FROM wallets WHERE user_id = u.id AND kind = 'api') AS user_wallet_id,
                     (SELECT id FROM wallets WHERE partner_id = u.partner_id AND user_id IS NULL AND kind = 'api') AS partner_wallet_id
                FROM ", $from, "
@@ -100,6 +110,9 @@ macro_rules! caller_sql {
         )
     };
 }
+
+// After `caller_sql!`, which it uses.
+pub mod cache;
 
 /// Check 1: the key, with what checks 2 to 5 need.
 #[tracing::instrument(skip_all)]
@@ -232,12 +245,13 @@ static AUTHORIZE: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
-#[derive(sqlx::FromRow)]
-struct Priced {
+/// A service's price for one user with its catalogue entry, as check 4 reads them.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Priced {
     #[sqlx(flatten)]
-    price: pricing::Price,
+    pub price: pricing::Price,
     #[sqlx(flatten)]
-    endpoint: Endpoint,
+    pub endpoint: Endpoint,
 }
 
 /// Checks 4 and 5 for `caller` calling `service` with `input` (the request's JSON object).
@@ -259,13 +273,27 @@ pub async fn authorize_service(
     caller: &Caller,
     service: &str,
 ) -> Result<Call> {
-    let Priced { price, endpoint } = sqlx::query_as(AUTHORIZE.as_str())
-        .bind(caller.partner_id)
-        .bind(caller.user_id)
+    let priced = priced(conn, caller.partner_id, caller.user_id, service).await?;
+    check_service(caller, priced.ok_or(Error::NotFound)?)
+}
+
+/// The price and the endpoint of `service` for a user (`None`: no such service).
+pub async fn priced(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    user_id: i64,
+    service: &str,
+) -> Result<Option<Priced>> {
+    Ok(sqlx::query_as(AUTHORIZE.as_str())
+        .bind(partner_id)
+        .bind(user_id)
         .bind(service)
         .fetch_optional(&mut *conn)
-        .await?
-        .ok_or(Error::NotFound)?;
+        .await?)
+}
+
+/// Check 4 on a service's price and entry: visibility, Restrict ALL APIs, access and sandbox.
+pub fn check_service(caller: &Caller, Priced { price, endpoint }: Priced) -> Result<Call> {
     let sandbox = caller.sandbox();
     if !price.visible {
         return Err(Error::Forbidden("This API is not available to you".into()));

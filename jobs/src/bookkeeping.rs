@@ -45,6 +45,15 @@ pub fn observe(kind: &str, outcome: &str, duration: Duration) {
     }
 }
 
+/// Gateway transactions `settle_pending` refunded in this process: charges the api never
+/// settled (it crashed, or its settlement failed).
+static SETTLE_REFUNDS: AtomicU64 = AtomicU64::new(0);
+
+/// Counts `n` stuck charges `settle_pending` refunded.
+pub fn settle_refunds(n: u64) {
+    SETTLE_REFUNDS.fetch_add(n, Ordering::Relaxed);
+}
+
 /// This process's job counters and run-time histograms, in Prometheus text format. Every
 /// kind in `known` is written (zeros included) so that a rate is defined before the first run.
 pub fn render(out: &mut String, known: &[&str]) {
@@ -84,6 +93,16 @@ pub fn render(out: &mut String, known: &[&str]) {
             &format!("kind=\"{}\"", label(kind)),
         );
     }
+    head(
+        out,
+        "kyc_settle_pending_refunds_total",
+        "counter",
+        "Pending gateway charges settle_pending refunded in this process (left by an api that crashed or could not settle).",
+    );
+    out.push_str(&format!(
+        "kyc_settle_pending_refunds_total {}\n",
+        SETTLE_REFUNDS.load(Ordering::Relaxed)
+    ));
 }
 
 #[cfg(test)]

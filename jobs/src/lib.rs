@@ -7,6 +7,7 @@
 
 pub mod aggregate_ip_hits;
 pub mod bookkeeping;
+pub mod browse;
 pub mod bulk_update_prices;
 pub mod deliver_webhook;
 pub mod export_csv;

@@ -1,7 +1,8 @@
 //! `prune_jobs`: periodic (hourly). Deletes finished jobs older than `JOB_RETENTION_HOURS`, so
 //! the queue table does not grow forever; a finished job's state stays readable
 //! (`GET /api/v1/jobs/{id}`) for that long. The same hourly pass deletes the other rows that
-//! only ever grow: sessions, one-time tokens and sign-in failure windows a day past their end.
+//! only ever grow: sessions, one-time tokens and sign-in failure windows a day past their end,
+//! and the gateway's idempotency keys past their 24 hours.
 
 use serde::{Deserialize, Serialize};
 
@@ -27,7 +28,8 @@ impl Job for PruneJobs {
         let attempts = domain::auth::sign_in_attempts::prune_old(&mut conn).await?;
         let job_attempts =
             domain::infra::job_attempts::prune(&mut conn, ctx.config.job_retention).await?;
-        tracing::info!(pruned, sessions, tokens, attempts, job_attempts, period = %self.period, "finished jobs and expired rows pruned");
+        let idempotency_keys = domain::gateway::idempotency::prune(&ctx.pool).await?;
+        tracing::info!(pruned, sessions, tokens, attempts, job_attempts, idempotency_keys, period = %self.period, "finished jobs and expired rows pruned");
         Ok(())
     }
 }

@@ -142,6 +142,15 @@ pub fn platform() -> Registry {
 
 static PLATFORM: LazyLock<Registry> = LazyLock::new(platform);
 
+/// The platform's periodic kinds with their cron schedules, for the Jobs page (last and next run).
+pub fn schedules(config: &Config) -> Vec<(&'static str, String)> {
+    PLATFORM
+        .periodic_kinds()
+        .iter()
+        .map(|p| (p.kind, (p.schedule)(config)))
+        .collect()
+}
+
 /// The platform's kinds ([`platform`]), for the views that list every kind.
 pub fn kinds() -> &'static [&'static str] {
     PLATFORM.kinds()

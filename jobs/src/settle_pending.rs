@@ -54,6 +54,7 @@ impl Job for SettlePending {
                 .filter(|o| matches!(o, charge::Outcome::Settled { refunded: true }))
                 .count();
         }
+        crate::bookkeeping::settle_refunds(refunded as u64);
         if refunded > 0 {
             tracing::warn!(refunded, period = %self.period, "settled pending gateway transactions left by a crash");
         }

@@ -2,19 +2,24 @@
 //! view of the queue: counts per kind, recent failures with Retry and Discard, the workers.
 
 use axum::{extract::State, http::StatusCode};
-use domain::infra::audit::Actor;
+use domain::infra::{
+    audit::Actor,
+    job_attempts::{self, Minute},
+    paging::{Page, PageRequest},
+};
 use jobs::{
+    browse::{self, Bulk, BulkAction, Filter, JobDetail, JobRow, Periodic, RunningJob},
     overview::{self, Failure, KindStats, Outcome},
     workers::{self, WorkerProcess},
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     AppState,
     auth::{AnyAuth, SuperAdminAuth},
     error::{ApiError, ApiResult},
-    extract::{Json, Path},
+    extract::{Json, Path, Query},
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -23,6 +28,11 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(operations))
         .routes(routes!(retry))
         .routes(routes!(discard))
+        .routes(routes!(list))
+        .routes(routes!(detail))
+        .routes(routes!(bulk))
+        .routes(routes!(revive))
+        .routes(routes!(throughput))
 }
 
 /// Kind, status (queued, running, retrying, done, failed), attempts and last error of a job.
@@ -63,6 +73,10 @@ pub struct Operations {
     pub workers: Vec<WorkerProcess>,
     /// `WORKER_HEARTBEAT_SECS`: a worker silent for two of these is missing.
     pub heartbeat_secs: u64,
+    /// The periodic jobs: schedule, last run, next run.
+    pub periodic: Vec<Periodic>,
+    /// What the workers run now, oldest first (`worker`: the queue's `kind@process`).
+    pub running: Vec<RunningJob>,
 }
 
 /// The queue per job kind, recent failures and the worker processes.
@@ -77,6 +91,8 @@ pub async fn operations(
         recent_failures: overview::recent_failures(&state.pool, FAILURES_SHOWN).await?,
         workers: workers::recent(&state.pool, heartbeat).await?,
         heartbeat_secs: heartbeat.as_secs(),
+        periodic: browse::periodic(&state.pool, &jobs::registry::schedules(&state.config)).await?,
+        running: browse::running(&state.pool).await?,
     }))
 }
 
@@ -122,4 +138,136 @@ pub async fn discard(
         overview::discard(&state.pool, &id, Actor::superadmin(auth.admin_id)).await?,
         StatusCode::NO_CONTENT,
     )
+}
+
+/// The filter of the list and of a bulk action, with the page.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// queued | scheduled | running | retrying | failed | discarded | done
+    pub state: String,
+    /// A job kind; absent: every kind.
+    pub kind: Option<String>,
+    pub page: Option<i64>,
+    pub per_page: Option<i64>,
+}
+
+/// The jobs of one state (and kind), paged: waiting ones by due time, the others newest first.
+#[utoipa::path(get, path = "/superadmin/jobs/list", tag = "jobs", params(ListQuery),
+    responses((status = 200, body = Page<JobRow>), (status = 400, body = crate::error::ErrorBody)))]
+pub async fn list(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<Json<Page<JobRow>>> {
+    let filter = Filter {
+        state: q.state,
+        kind: q.kind,
+    };
+    let req = PageRequest::new(q.page, q.per_page, 25);
+    browse::list(&state.pool, &filter, req)
+        .await?
+        .map(Json)
+        .map_err(ApiError::bad_request)
+}
+
+/// One job: its kind, arguments (ids only), state, every attempt with its time, duration and
+/// error, and when it runs next.
+#[utoipa::path(get, path = "/superadmin/jobs/{id}", tag = "jobs", params(("id" = String, Path)),
+    responses((status = 200, body = JobDetail), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn detail(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<JobDetail>> {
+    if id.len() > 64 {
+        return Err(ApiError::not_found());
+    }
+    Ok(Json(
+        browse::detail(&state.pool, &id)
+            .await?
+            .ok_or_else(ApiError::not_found)?,
+    ))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct BulkRequest {
+    pub action: BulkAction,
+    /// retry: retrying | failed | discarded; discard: queued | scheduled | retrying | failed
+    pub state: String,
+    pub kind: Option<String>,
+    /// The count the operator confirmed: when the set has changed since, nothing is done (409).
+    pub expected: Option<i64>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct BulkDone {
+    pub count: u64,
+}
+
+/// Retry or Discard every job of a state (and kind), audited as one entry with the count.
+#[utoipa::path(post, path = "/superadmin/jobs/bulk", tag = "jobs", request_body = BulkRequest,
+    responses((status = 200, body = BulkDone), (status = 400, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
+pub async fn bulk(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Json(b): Json<BulkRequest>,
+) -> ApiResult<Json<BulkDone>> {
+    let filter = Filter {
+        state: b.state,
+        kind: b.kind,
+    };
+    match browse::bulk(
+        &state.pool,
+        b.action,
+        &filter,
+        b.expected,
+        Actor::superadmin(auth.admin_id),
+    )
+    .await?
+    {
+        Bulk::Done(count) => Ok(Json(BulkDone { count })),
+        Bulk::Invalid(m) => Err(ApiError::bad_request(m)),
+        Bulk::Changed(n) => Err(ApiError::conflict(format!(
+            "The jobs changed: {n} match now. Look again and confirm."
+        ))),
+    }
+}
+
+/// A discarded job back to the queue, to run now.
+#[utoipa::path(post, path = "/superadmin/jobs/{id}/revive", tag = "jobs", params(("id" = String, Path)),
+    responses((status = 202, description = "queued"), (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
+pub async fn revive(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    if id.len() > 64 {
+        return Err(ApiError::not_found());
+    }
+    match browse::revive(&state.pool, &id, Actor::superadmin(auth.admin_id)).await? {
+        Outcome::Done => Ok(StatusCode::ACCEPTED),
+        Outcome::NotFailed => Err(ApiError::conflict("Only a discarded job can be revived")),
+        Outcome::NotFound => Err(ApiError::not_found()),
+    }
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Throughput {
+    /// Attempts done and failed per minute and kind over the last hour, oldest first; minutes
+    /// with none are left out.
+    pub minutes: Vec<Minute>,
+}
+
+/// Done and failed job attempts per minute and kind, over the last hour.
+#[utoipa::path(get, path = "/superadmin/jobs/throughput", tag = "jobs",
+    responses((status = 200, body = Throughput)))]
+pub async fn throughput(
+    _auth: SuperAdminAuth,
+    State(state): State<AppState>,
+) -> ApiResult<Json<Throughput>> {
+    let mut conn = state.pool.acquire().await?;
+    Ok(Json(Throughput {
+        minutes: job_attempts::per_minute(&mut conn, 60).await?,
+    }))
 }

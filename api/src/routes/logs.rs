@@ -14,7 +14,7 @@ use crate::{
     auth::{PartnerAuth, SuperAdminAuth},
     error::ApiResult,
     extract::{Json, Path, Query},
-    filters::{PartnerListQuery, TransactionsQuery},
+    filters::{PartnerListQuery, StatusQuery, TransactionsQuery},
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -30,21 +30,24 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// Every user's API calls of the signed-in partner with their status codes, newest first, 50
 /// per page, with the filter panel (User ID, Email, PID, Services, Date).
-#[utoipa::path(get, path = "/partner/api-logs", tag = "logs", params(PartnerListQuery, PageParams),
+#[utoipa::path(get, path = "/partner/api-logs", tag = "logs", params(PartnerListQuery, StatusQuery, PageParams),
     responses((status = 200, body = Page<ApiLog>), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn partner_api_logs(
     auth: PartnerAuth,
     State(state): State<AppState>,
     Query(q): Query<PartnerListQuery>,
+    Query(status): Query<StatusQuery>,
     Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<ApiLog>>> {
     let f = q.parse()?;
+    let status = status.parse()?;
     let mut conn = state.pool.acquire().await?;
     Ok(Json(
         logs::partner_api_logs(
             &mut conn,
             auth.partner_id,
             &f,
+            status,
             paging.with_default(DEFAULT_PER_PAGE),
         )
         .await?,
@@ -79,8 +82,10 @@ async fn api_list(
     partner_id: i64,
     user_id: i64,
     q: TransactionsQuery,
+    status: StatusQuery,
     paging: PageParams,
 ) -> ApiResult<Json<Page<ApiLog>>> {
+    let status = status.parse()?;
     let mut conn = state.pool.acquire().await?;
     tenancy::user_of_partner(&mut conn, partner_id, user_id).await?;
     let page = paging.with_default(DEFAULT_PER_PAGE);
@@ -93,6 +98,7 @@ async fn api_list(
                 from: q.from,
                 to: q.to,
             },
+            status,
             page,
         )
         .await?,
@@ -126,16 +132,17 @@ async fn product_list(
 
 /// One user's API calls with their status codes, newest first, 50 per page. Another partner's
 /// user: 404.
-#[utoipa::path(get, path = "/partner/users/{id}/api-logs", tag = "logs", params(("id" = i64, Path), TransactionsQuery, PageParams),
+#[utoipa::path(get, path = "/partner/users/{id}/api-logs", tag = "logs", params(("id" = i64, Path), TransactionsQuery, StatusQuery, PageParams),
     responses((status = 200, body = Page<ApiLog>), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn api_logs(
     auth: PartnerAuth,
     State(state): State<AppState>,
     Path(user_id): Path<i64>,
     Query(q): Query<TransactionsQuery>,
+    Query(status): Query<StatusQuery>,
     Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<ApiLog>>> {
-    api_list(&state, auth.partner_id, user_id, q, paging).await
+    api_list(&state, auth.partner_id, user_id, q, status, paging).await
 }
 
 /// One user's product events, newest first, 50 per page. Another partner's user: 404.
@@ -153,16 +160,17 @@ pub async fn product_logs(
 
 /// A client's user's API calls (super admin, client details, Users).
 #[utoipa::path(get, path = "/superadmin/clients/{id}/users/{user_id}/api-logs", tag = "logs",
-    params(("id" = i64, Path), ("user_id" = i64, Path), TransactionsQuery, PageParams),
+    params(("id" = i64, Path), ("user_id" = i64, Path), TransactionsQuery, StatusQuery, PageParams),
     responses((status = 200, body = Page<ApiLog>), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn client_user_api_logs(
     _auth: SuperAdminAuth,
     State(state): State<AppState>,
     Path((partner_id, user_id)): Path<(i64, i64)>,
     Query(q): Query<TransactionsQuery>,
+    Query(status): Query<StatusQuery>,
     Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<ApiLog>>> {
-    api_list(&state, partner_id, user_id, q, paging).await
+    api_list(&state, partner_id, user_id, q, status, paging).await
 }
 
 /// A client's user's product events (super admin, client details, Users).

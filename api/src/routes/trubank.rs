@@ -57,7 +57,7 @@ async fn product_caller(
     });
     gateway::admit(&caller)?;
     trubank::admit(&caller)?;
-    if let Err(wait) = state.gateway.check_rate(caller.key_id).await {
+    if let Some(wait) = state.gateway.check_rate(caller.key_id).await.retry_after {
         return Err(ApiError::too_many_requests_after(wait));
     }
     Ok(caller)

@@ -6,7 +6,7 @@ use axum::{
     body::{Body, Bytes},
     extract::State,
     http::{HeaderMap, StatusCode},
-    response::Response,
+    response::{IntoResponse, Response},
 };
 use domain::{
     gateway::batches::{self, Batch},
@@ -18,9 +18,10 @@ use crate::{
     AppState,
     batch::{self, Upload},
     client_ip::ClientIp,
-    error::ApiResult,
+    error::{ApiError, ApiResult},
     extract::{Json, Path, Query},
-    verification,
+    gateway::Rate,
+    idempotency, verification,
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -51,11 +52,13 @@ pub async fn offers(
 /// `X-Transaction-Id` and `X-Charged-Paise`. Only a 2xx from the upstream is charged: any other
 /// status (502), a timeout (504) or a refused connection (502) refunds both wallets.
 #[utoipa::path(post, path = "/verify/{service}", tag = "gateway", security(("api_key" = [])),
-    params(("service" = String, Path, description = "the catalogue's service key")),
+    params(("service" = String, Path, description = "the catalogue's service key"),
+        ("Idempotency-Key" = Option<String>, Header, description = "the same key with the same body within 24 hours answers the first call's answer, with no new call or charge")),
     request_body = Object,
     responses((status = 200, description = "the upstream's (or the sample) body"),
         (status = 401, body = crate::error::ErrorBody), (status = 402, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+        (status = 409, description = "`idempotency_conflict`: the Idempotency-Key was used with another body", body = crate::error::ErrorBody),
         (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody),
         (status = 502, body = crate::error::ErrorBody), (status = 504, body = crate::error::ErrorBody)))]
 pub async fn call(
@@ -65,15 +68,47 @@ pub async fn call(
     headers: HeaderMap,
     body: Bytes,
 ) -> ApiResult<Response> {
-    let caller = {
-        let mut conn = state.pool.acquire().await?;
-        gateway::caller(&mut conn, crate::gateway::api_key(&headers), ip).await?
+    let caller = match state
+        .gateway
+        .cache
+        .caller(&state.pool, crate::gateway::api_key(&headers), ip)
+        .await
+    {
+        Ok(c) => c,
+        Err(e) => {
+            let mut res = ApiError::from(e).into_response();
+            Rate::untouched(state.gateway.rate_limit()).apply(res.headers_mut());
+            return Ok(res);
+        }
     };
-    Ok(
-        verification::run(&state, &caller, &service, &body, ip, &headers)
-            .await?
-            .into_response(),
-    )
+    let route = format!("POST /verify/{service}");
+    let work = {
+        let (state, caller, headers) = (state.clone(), caller.clone(), headers.clone());
+        let body = body.clone();
+        move || async move {
+            let (rate, verified) =
+                verification::run_rated(&state, &caller, &service, &body, ip, &headers).await;
+            let mut res = match verified {
+                Ok(v) => v.into_response(),
+                Err(e) => e.into_response(),
+            };
+            rate.apply(res.headers_mut());
+            res
+        }
+    };
+    let mut res = idempotency::once(&state, &caller, &headers, &route, &body, work).await;
+    // A replay made no call, and the idempotency check's own refusals (409, 400) came before
+    // the limit: where the key stands, uncounted.
+    if res.headers().contains_key("idempotent-replayed")
+        || !res.headers().contains_key("x-ratelimit-limit")
+    {
+        state
+            .gateway
+            .peek_rate(caller.key_id)
+            .await
+            .apply(res.headers_mut());
+    }
+    Ok(res)
 }
 
 /// A batch of calls of `service` with this key: the body is a CSV file (UTF-8, at most 2 MB and
@@ -82,10 +117,11 @@ pub async fn call(
 /// on success, at a bounded rate. 403 while the partner's Batch Processing is off; 422 naming
 /// what is wrong with the file.
 #[utoipa::path(post, path = "/verify/{service}/batch", tag = "gateway", security(("api_key" = [])),
-    params(("service" = String, Path, description = "the catalogue's service key"), Upload),
+    params(("service" = String, Path, description = "the catalogue's service key"), Upload,
+        ("Idempotency-Key" = Option<String>, Header, description = "the same key with the same file within 24 hours answers the first submission's batch")),
     request_body(content = String, content_type = "text/csv"),
     responses((status = 202, body = Batch), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
-        (status = 404, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+        (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody), (status = 413, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 pub async fn submit_batch(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -93,7 +129,7 @@ pub async fn submit_batch(
     Query(q): Query<Upload>,
     headers: HeaderMap,
     body: Body,
-) -> ApiResult<(StatusCode, Json<Batch>)> {
+) -> ApiResult<Response> {
     let caller = gateway::caller(
         &mut *state.pool.acquire().await?,
         crate::gateway::api_key(&headers),
@@ -101,17 +137,19 @@ pub async fn submit_batch(
     )
     .await?;
     let file = batch::read_file(body).await?;
-    let b = batch::submit(
-        &state,
-        &caller,
-        &service,
-        &file,
-        q.file_name.as_deref().unwrap_or(""),
-        Some(caller.key_id),
-        ip,
-    )
-    .await?;
-    Ok((StatusCode::ACCEPTED, Json(b)))
+    let file_name = q.file_name.unwrap_or_default();
+    let route = format!("POST /verify/{service}/batch?file_name={file_name}");
+    let work = {
+        let (state, caller, file) = (state.clone(), caller.clone(), file.clone());
+        move || async move {
+            let key_id = Some(caller.key_id);
+            match batch::submit(&state, &caller, &service, &file, &file_name, key_id, ip).await {
+                Ok(b) => (StatusCode::ACCEPTED, Json(b)).into_response(),
+                Err(e) => e.into_response(),
+            }
+        }
+    };
+    Ok(idempotency::once(&state, &caller, &headers, &route, &file, work).await)
 }
 
 /// A batch submitted by this key's user: its status and rows done, charged and failed.

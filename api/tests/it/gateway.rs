@@ -29,11 +29,13 @@ async fn gateway_live_call_charges_both_wallets_and_records_it() {
         .execute(&app.db.pool)
         .await
         .unwrap();
+    gs::changed(&app).await;
     sqlx::query("UPDATE api_catalogue SET param_name = 'id_number', header_param_name = 'x-consent-id' WHERE id = $1")
         .bind(s.api_id)
         .execute(&app.db.pool)
         .await
         .unwrap();
+    gs::changed(&app).await;
 
     let res = app
         .client
@@ -113,9 +115,10 @@ async fn gateway_every_refusal_moves_no_money() {
         async move { gs::verify(app, &app.base, &key, service, &body).await }
     };
     let sql = |q: &'static str, id: i64| {
-        let pool = app.db.pool.clone();
+        let app = &app;
         async move {
-            sqlx::query(q).bind(id).execute(&pool).await.unwrap();
+            sqlx::query(q).bind(id).execute(&app.db.pool).await.unwrap();
+            gs::changed(app).await;
         }
     };
 
@@ -135,6 +138,7 @@ async fn gateway_every_refusal_moves_no_money() {
         .execute(&app.db.pool)
         .await
         .unwrap();
+    gs::changed(&app).await;
     assert_eq!(call(revoked, "pan_check", body.clone()).await.0, 401);
 
     // 403: inactive user, inactive partner.
@@ -168,6 +172,7 @@ async fn gateway_every_refusal_moves_no_money() {
         .execute(&app.db.pool)
         .await
         .unwrap();
+    gs::changed(&app).await;
     let (st, _, b) = call(s.key.clone(), "pan_check", body.clone()).await;
     assert_eq!(
         (st, b["error"]["message"].as_str()),
@@ -209,6 +214,7 @@ async fn gateway_every_refusal_moves_no_money() {
         .execute(&app.db.pool)
         .await
         .unwrap();
+    gs::changed(&app).await;
     assert_eq!(call(s.key.clone(), "pan_check", body.clone()).await.0, 403);
     sql(
         "DELETE FROM api_visibility WHERE partner_id = $1",
@@ -220,6 +226,7 @@ async fn gateway_every_refusal_moves_no_money() {
         .execute(&app.db.pool)
         .await
         .unwrap();
+    gs::changed(&app).await;
     assert_eq!(call(s.key.clone(), "pan_check", body.clone()).await.0, 403);
     sql(
         "DELETE FROM category_visibility WHERE partner_id = $1",
@@ -292,6 +299,7 @@ async fn gateway_every_refusal_moves_no_money() {
         .execute(&app.db.pool)
         .await
         .unwrap();
+    gs::changed(&app).await;
     assert_eq!(
         call(s.key.clone(), "pan_check", body.clone()).await.0,
         402,
@@ -353,6 +361,7 @@ async fn gateway_refunds_on_upstream_500_timeout_and_refused_connection() {
         .execute(&app.db.pool)
         .await
         .unwrap();
+    gs::changed(&app).await;
     let (st, _, b) = gs::verify(&app, &app.base, &s.key, "pan_check", &body).await;
     assert_eq!(
         (st, b["error"]["code"].as_str()),
@@ -393,12 +402,14 @@ async fn gateway_sandbox_calls_answer_the_sample_and_never_reach_the_upstream() 
         .execute(&app.db.pool)
         .await
         .unwrap();
+    gs::changed(&app).await;
     // A partial-access user may make sandbox calls.
     sqlx::query("UPDATE end_users SET full_access = false WHERE id = $1")
         .bind(s.user_id)
         .execute(&app.db.pool)
         .await
         .unwrap();
+    gs::changed(&app).await;
     let sandbox = gs::key(&app, s.partner_id, s.user_id, "sandbox").await;
     let (st, h, b) = gs::verify(
         &app,
@@ -417,6 +428,7 @@ async fn gateway_sandbox_calls_answer_the_sample_and_never_reach_the_upstream() 
         .execute(&app.db.pool)
         .await
         .unwrap();
+    gs::changed(&app).await;
     let (st, _, b) = gs::verify(
         &app,
         &app.base,
@@ -546,12 +558,14 @@ async fn allow_listed(app: &TestApp, up: &Upstream) -> gs::Setup {
         .execute(&app.db.pool)
         .await
         .unwrap();
+    gs::changed(app).await;
     sqlx::query("INSERT INTO ip_whitelist (partner_id, user_id, ip, comments) VALUES ($1, $2, '198.51.100.7', 'office')")
         .bind(s.partner_id)
         .bind(s.user_id)
         .execute(&app.db.pool)
         .await
         .unwrap();
+    gs::changed(app).await;
     s
 }
 
@@ -599,12 +613,14 @@ async fn gateway_a_partners_key_never_reaches_another_partners_user_or_data() {
         .execute(&app.db.pool)
         .await
         .unwrap();
+    gs::changed(&app).await;
     sqlx::query("INSERT INTO blocked_ips (partner_id, user_id, ip, comments) VALUES ($1, $2, '127.0.0.1', 'x')")
         .bind(b.partner_id)
         .bind(b.user_id)
         .execute(&app.db.pool)
         .await
         .unwrap();
+    gs::changed(&app).await;
     sqlx::query(
         "INSERT INTO user_prices (partner_id, user_id, api_id, price_paise) VALUES ($1, $2, $3, 1)",
     )

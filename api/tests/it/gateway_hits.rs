@@ -117,6 +117,7 @@ async fn gateway_ip_hits_are_exact_under_concurrency_without_redis() {
         .execute(&app.db.pool)
         .await
         .unwrap();
+    gs::changed(&app).await;
     let res = app
         .client
         .post(app.url("/api/v1/verify/pan_check"))

@@ -27,6 +27,10 @@ pub type LastRequest = Arc<std::sync::Mutex<Option<(String, String, Option<Strin
 pub const OK: u8 = 0;
 pub const FAIL_500: u8 = 1;
 pub const HANG: u8 = 2;
+/// 200 or 500 after [`SLOW`]: long enough for a client to hang up first.
+pub const SLOW_OK: u8 = 3;
+pub const SLOW_500: u8 = 4;
+pub const SLOW: Duration = Duration::from_millis(600);
 
 /// A fake verification provider: answers `{"ok":true,"echo":<body>}` with 200, or 500, or
 /// never (until the test ends), as `mode` says; counts the requests it got.
@@ -58,8 +62,14 @@ async fn answer(State(s): State<UpState>, req: axum::extract::Request) -> axum::
         .await
         .unwrap_or_default();
     *s.last.lock().unwrap() = Some((uri, String::from_utf8_lossy(&body).into_owned(), consent));
-    match s.mode.load(Ordering::SeqCst) {
-        FAIL_500 => (StatusCode::INTERNAL_SERVER_ERROR, "{\"error\":\"boom\"}").into_response(),
+    let mode = s.mode.load(Ordering::SeqCst);
+    if matches!(mode, SLOW_OK | SLOW_500) {
+        tokio::time::sleep(SLOW).await;
+    }
+    match mode {
+        FAIL_500 | SLOW_500 => {
+            (StatusCode::INTERNAL_SERVER_ERROR, "{\"error\":\"boom\"}").into_response()
+        }
         HANG => {
             tokio::time::sleep(Duration::from_secs(3600)).await;
             StatusCode::OK.into_response()
@@ -307,4 +317,12 @@ pub async fn audit(app: &TestApp) {
     .await
     .unwrap();
     assert_eq!(bad, 0, "a transaction's entries do not match its status");
+}
+
+/// Waits until the api process has heard of every change committed so far (the gateway's
+/// cache drops what changed when it hears of it: within milliseconds, at most a second).
+/// Changes made through the API are heard before their answer; this is for tests that write
+/// straight to the database.
+pub async fn changed(app: &TestApp) {
+    app.state.gateway.cache.sync(&app.db.pool).await;
 }

@@ -283,3 +283,67 @@ async fn a_worker_serves_its_own_metrics() {
     assert_eq!(res.status(), 404);
     served.abort();
 }
+
+/// The metric names a file queries: every `kyc_…` and `process_…` identifier.
+fn queried(text: &str) -> Vec<String> {
+    let mut names = vec![];
+    for prefix in ["kyc_", "process_"] {
+        for (i, _) in text.match_indices(prefix) {
+            if i > 0 && text[..i].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            let name: String = text[i..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            names.push(name);
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The Grafana dashboard and the alert rules (ops/) query only metrics the platform serves:
+/// each api process's, the database-wide ones and a worker's. `promtool check rules` runs on
+/// the rules in `scripts/test ops`.
+#[tokio::test]
+async fn the_dashboard_and_the_alerts_query_metrics_that_exist() {
+    let app = TestApp::spawn().await;
+    let served = format!(
+        "{}{}{}",
+        scrape(&app, "").await,
+        scrape(&app, "?scope=platform").await,
+        jobs::metrics::render()
+    );
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dashboard = std::fs::read_to_string(root.join("ops/grafana/kyc-platform.json")).unwrap();
+    let parsed: serde_json::Value = serde_json::from_str(&dashboard).expect("valid JSON");
+    let exprs: Vec<String> = parsed["panels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["targets"].as_array().cloned().unwrap_or_default())
+        .filter_map(|t| t["expr"].as_str().map(str::to_owned))
+        .collect();
+    assert!(exprs.len() > 15, "{exprs:?}");
+    let rules = std::fs::read_to_string(root.join("ops/prometheus/alerts.yml")).unwrap();
+    let mut names = queried(&exprs.join("\n"));
+    names.extend(queried(&rules));
+    names.sort();
+    names.dedup();
+    assert!(names.len() > 10, "{names:?}");
+    for name in names {
+        let family = ["_bucket", "_sum", "_count"]
+            .iter()
+            .find_map(|s| {
+                name.strip_suffix(s)
+                    .filter(|base| served.contains(&format!("# TYPE {base} histogram")))
+            })
+            .unwrap_or(&name);
+        assert!(
+            served.contains(&format!("# TYPE {family} ")),
+            "{name} is queried but not served"
+        );
+    }
+}

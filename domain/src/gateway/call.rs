@@ -71,6 +71,7 @@ pub async fn charge_of(
         user_wallet_id,
         partner_wallet_id,
         idempotency_key,
+        settled: None,
     })
 }
 

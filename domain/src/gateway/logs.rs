@@ -1,6 +1,8 @@
 //! An end user's API and product logs (User Detail 'API Logs' and 'Product Logs'; spec part 1
 //! 'User Detail', part 2 §2.15 'Api Logs'): one row per call or purchase, whatever its outcome.
 
+use std::net::IpAddr;
+
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::{PgConnection, Postgres, QueryBuilder};
@@ -27,6 +29,9 @@ pub struct ApiLog {
     pub status_code: i32,
     pub amount_paise: i64,
     pub transaction_id: Option<i64>,
+    /// Why the gateway refused the call (402, 403, 404, 422, 429; nothing charged); absent for
+    /// a call that was charged.
+    pub reason: Option<String>,
 }
 
 /// One product event: Date, Description, Status Code, Amount.
@@ -40,15 +45,33 @@ pub struct ProductLog {
     pub amount_paise: i64,
 }
 
-/// One user's API calls, newest first.
+/// One user's API calls, newest first; only those answered `status` when given (not counted:
+/// no counter is kept per status, so it walks the user's index for the dates).
 pub async fn api_logs(
     conn: &mut PgConnection,
     partner_id: i64,
     user_id: i64,
     f: &Filter,
+    status: Option<i32>,
     page: PageRequest,
 ) -> Result<Page<ApiLog>> {
-    user_page(conn, "api_logs", "id, created_at, user_id, service, pid, vid, vpid, status_code, amount_paise, transaction_id", partner_id, user_id, f, page).await
+    const COLUMNS: &str = "t.id, t.created_at, t.user_id, t.service, t.pid, t.vid, t.vpid, t.status_code, t.amount_paise, t.transaction_id, t.reason";
+    let Some(status) = status else {
+        return user_page(conn, "api_logs", COLUMNS, partner_id, user_id, f, page).await;
+    };
+    List {
+        columns: COLUMNS,
+        rows: |q: &mut QueryBuilder<Postgres>| {
+            q.push("FROM api_logs t WHERE t.partner_id = ")
+                .push_bind(partner_id);
+            q.push(" AND t.user_id = ").push_bind(user_id);
+            q.push(" AND t.status_code = ").push_bind(status);
+            f.push_dates(q, "t.created_at");
+        },
+        order_by: "t.created_at DESC, t.id DESC",
+    }
+    .fetch(conn, page)
+    .await
 }
 
 /// One user's product events, newest first.
@@ -126,7 +149,7 @@ pub async fn client_api_logs(
     page: PageRequest,
 ) -> Result<Page<ApiLog>> {
     let list = List {
-        columns: "t.id, t.created_at, t.user_id, t.service, t.pid, t.vid, t.vpid, t.status_code, t.amount_paise, t.transaction_id",
+        columns: "t.id, t.created_at, t.user_id, t.service, t.pid, t.vid, t.vpid, t.status_code, t.amount_paise, t.transaction_id, t.reason",
         rows: |q: &mut QueryBuilder<Postgres>| {
             q.push("FROM api_logs t WHERE t.partner_id = ")
                 .push_bind(partner_id);
@@ -176,23 +199,30 @@ pub async fn client_api_logs(
     .await
 }
 
-/// Every user's API calls of one partner, newest first (User Transactions, API logs). Counted
-/// unless a PID is asked for.
+/// Every user's API calls of one partner, newest first (User Transactions, API logs); only
+/// those answered `status` when given. Counted unless a PID or a status is asked for.
 pub async fn partner_api_logs(
     conn: &mut PgConnection,
     partner_id: i64,
     f: &PartnerFilter,
+    status: Option<i32>,
     page: PageRequest,
 ) -> Result<Page<ApiLog>> {
     let list = List {
-        columns: "t.id, t.created_at, t.user_id, t.service, t.pid, t.vid, t.vpid, t.status_code, t.amount_paise, t.transaction_id",
+        columns: "t.id, t.created_at, t.user_id, t.service, t.pid, t.vid, t.vpid, t.status_code, t.amount_paise, t.transaction_id, t.reason",
         rows: |q: &mut QueryBuilder<Postgres>| {
             q.push("FROM api_logs t JOIN end_users u ON u.id = t.user_id WHERE t.partner_id = ")
                 .push_bind(partner_id);
+            if let Some(status) = status {
+                q.push(" AND t.status_code = ").push_bind(status);
+            }
             f.push(q, "t.created_at", Some("t.pid"), "t.service");
         },
         order_by: "t.created_at DESC, t.id DESC",
     };
+    if status.is_some() {
+        return list.fetch(conn, page).await;
+    }
     match f.counts(conn, "api_logs", partner_id, true, true).await? {
         Some(counts) => {
             list.fetch_counted(
@@ -242,4 +272,50 @@ pub async fn partner_product_logs(
         }
         None => list.fetch(conn, page).await,
     }
+}
+
+/// A refused call of a known caller (a valid key): kept in the API log with its status and
+/// reason, nothing charged and no transaction.
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    pub partner_id: i64,
+    pub user_id: i64,
+    pub service: String,
+    /// The catalogue's PID when the service was found.
+    pub pid: String,
+    pub status_code: i32,
+    pub reason: String,
+    pub ip: IpAddr,
+    pub at: DateTime<Utc>,
+}
+
+/// Writes refusals in one statement (the api batches them off the call's path).
+pub async fn record_refusals(conn: &mut PgConnection, refusals: &[Refusal]) -> Result<()> {
+    if refusals.is_empty() {
+        return Ok(());
+    }
+    let col = |f: fn(&Refusal) -> String| refusals.iter().map(f).collect::<Vec<_>>();
+    let partner: Vec<i64> = refusals.iter().map(|r| r.partner_id).collect();
+    let user: Vec<i64> = refusals.iter().map(|r| r.user_id).collect();
+    let code: Vec<i32> = refusals.iter().map(|r| r.status_code).collect();
+    let at: Vec<DateTime<Utc>> = refusals.iter().map(|r| r.at).collect();
+    sqlx::query(
+        "INSERT INTO api_logs (partner_id, user_id, service, pid, vid, vpid, status_code, amount_paise, ip, reason, created_at)
+         SELECT x.partner_id, x.user_id, x.service, x.pid, '', '', x.code, 0, x.ip::inet, x.reason, x.at
+           FROM UNNEST($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::timestamptz[])
+                AS x(partner_id, user_id, service, pid, code, ip, reason, at)
+           -- A user deleted since its call was refused has no log to keep.
+           JOIN end_users u ON u.id = x.user_id AND u.partner_id = x.partner_id",
+    )
+    .bind(&partner)
+    .bind(&user)
+    .bind(col(|r| r.service.clone()))
+    .bind(col(|r| r.pid.clone()))
+    .bind(&code)
+    .bind(col(|r| r.ip.to_string()))
+    .bind(col(|r| r.reason.clone()))
+    .bind(&at)
+    .execute(conn)
+    .await?;
+    Ok(())
 }

@@ -16,6 +16,10 @@
 //! 4. transactions, ledger entries, balances and API logs are written with set-based statements
 //!    (`UNNEST`), and the batch commits before any caller is answered.
 //!
+//! A charge whose answer is known before it is made (a sandbox call: the catalogue's sample, a
+//! 2xx) carries its settlement ([`Charge::settled`]): it is written `success` with its API log in
+//! the same batch, one write instead of two.
+//!
 //! The ledger entries are the record of these movements (reference `TXN{id}`); the per-movement
 //! audit row of `wallets::apply` is left out here on purpose, as it would double the writes of the
 //! hot path and say nothing the entry and the transaction row do not.
@@ -49,6 +53,9 @@ pub struct Charge {
     /// A charge with a key is made at most once: a second one with the same key answers
     /// [`Outcome::Duplicate`] and moves nothing (a batch row retried or resumed by its job).
     pub idempotency_key: Option<String>,
+    /// The call already succeeded (a sandbox call's sample answer, status 200): the transaction
+    /// is written `success` with this API log, in the charge's own write.
+    pub settled: Option<CallLog>,
 }
 
 /// The end of a call: a 2xx keeps the charge, anything else refunds both wallets.
@@ -196,6 +203,7 @@ struct NewTxns<'a> {
     remaining: Vec<i64>,
     partner_remaining: Vec<i64>,
     idempotency_key: Vec<Option<&'a str>>,
+    settled: Vec<bool>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -209,12 +217,44 @@ struct SettledRow {
 }
 
 /// Applies `items` in arrival order on `conn`, which must be inside a transaction (the caller
-/// commits). See the module doc.
+/// commits). The steps are the module doc's.
 async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied> {
     let mut outcomes: Vec<Option<Outcome>> = vec![None; items.len()];
+    let settled = settle_pending(conn, items, &mut outcomes).await?;
+    let refund_wallets = refund_wallets(conn, &settled).await?;
+    let mut wallets = lock_wallets(conn, items, &refund_wallets).await?;
+    let charged_keys = charged_keys(conn, items).await?;
+    let txn_ids = new_transaction_ids(conn, items).await?;
+    let decided = decide(
+        items,
+        &settled,
+        &refund_wallets,
+        &mut wallets,
+        charged_keys,
+        txn_ids,
+        &mut outcomes,
+    )?;
+    write_transactions(conn, items, &decided.txns).await?;
+    write_entries(conn, &decided.entries).await?;
+    write_refunded(conn, &decided.refunded).await?;
+    let low_balances = write_balances(conn, &wallets).await?;
+    write_logs(conn, items, &settled, &decided.txns).await?;
+    Ok(Applied {
+        outcomes: outcomes
+            .into_iter()
+            .map(|o| o.expect("every item decided"))
+            .collect(),
+        low_balances,
+    })
+}
 
-    // 1. Settlements: only transactions still pending change; a transaction named twice in one
-    //    batch is settled by its first mention.
+/// Step 1: settlements mark their transactions, only those still pending; a transaction named
+/// twice in one batch is settled by its first mention. Returns the rows that changed.
+async fn settle_pending(
+    conn: &mut PgConnection,
+    items: &[Item],
+    outcomes: &mut [Option<Outcome>],
+) -> Result<HashMap<i64, SettledRow>> {
     let mut settle_ids = Vec::new();
     let mut settle_ok = Vec::new();
     let mut settle_code = Vec::new();
@@ -231,61 +271,74 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
             settle_code.push(s.status_code);
         }
     }
-    let settled: Vec<SettledRow> = if settle_ids.is_empty() {
-        Vec::new()
-    } else {
-        sqlx::query_as(
-            "UPDATE api_transactions t
-                SET status = CASE WHEN x.ok THEN 'success' ELSE 'refunded' END, status_code = x.code, settled_at = now()
-               FROM UNNEST($1::bigint[], $2::bool[], $3::int[]) AS x(id, ok, code)
-              WHERE t.id = x.id AND t.status = 'pending'
-          RETURNING t.id, t.partner_id, t.user_id, t.amount_paise, t.user_amount_paise, NOT x.ok AS refund",
-        )
-        .bind(&settle_ids)
-        .bind(&settle_ok)
-        .bind(&settle_code)
-        .fetch_all(&mut *conn)
-        .await?
-    };
+    if settle_ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let settled: Vec<SettledRow> = sqlx::query_as(
+        "UPDATE api_transactions t
+            SET status = CASE WHEN x.ok THEN 'success' ELSE 'refunded' END, status_code = x.code, settled_at = now()
+           FROM UNNEST($1::bigint[], $2::bool[], $3::int[]) AS x(id, ok, code)
+          WHERE t.id = x.id AND t.status = 'pending'
+      RETURNING t.id, t.partner_id, t.user_id, t.amount_paise, t.user_amount_paise, NOT x.ok AS refund",
+    )
+    .bind(&settle_ids)
+    .bind(&settle_ok)
+    .bind(&settle_code)
+    .fetch_all(&mut *conn)
+    .await?;
     let settled: HashMap<i64, SettledRow> = settled.into_iter().map(|r| (r.id, r)).collect();
     for (id, &i) in &first_mention {
         if !settled.contains_key(id) {
             outcomes[i] = Some(Outcome::AlreadySettled);
         }
     }
+    Ok(settled)
+}
 
-    // The API wallets of refunded transactions' owners.
+/// The API wallets (user's, partner's) of each refunded transaction's owners.
+async fn refund_wallets(
+    conn: &mut PgConnection,
+    settled: &HashMap<i64, SettledRow>,
+) -> Result<HashMap<i64, (Option<i64>, Option<i64>)>> {
     let refunds: Vec<&SettledRow> = settled
         .values()
         .filter(|r| r.refund && (r.amount_paise > 0 || r.user_amount_paise > 0))
         .collect();
     let mut refund_wallets: HashMap<i64, (Option<i64>, Option<i64>)> = HashMap::new();
-    if !refunds.is_empty() {
-        let ids: Vec<i64> = refunds.iter().map(|r| r.id).collect();
-        let partners: Vec<i64> = refunds.iter().map(|r| r.partner_id).collect();
-        let users: Vec<i64> = refunds.iter().map(|r| r.user_id).collect();
-        let rows: Vec<(i64, i64, bool)> = sqlx::query_as(
-            "SELECT x.txn, w.id, w.user_id IS NULL
-               FROM UNNEST($1::bigint[], $2::bigint[], $3::bigint[]) AS x(txn, partner_id, user_id)
-               JOIN wallets w ON w.kind = 'api' AND w.partner_id = x.partner_id
-                             AND (w.user_id = x.user_id OR w.user_id IS NULL)",
-        )
-        .bind(&ids)
-        .bind(&partners)
-        .bind(&users)
-        .fetch_all(&mut *conn)
-        .await?;
-        for (txn, wallet, is_partner) in rows {
-            let e = refund_wallets.entry(txn).or_default();
-            if is_partner {
-                e.1 = Some(wallet)
-            } else {
-                e.0 = Some(wallet)
-            }
+    if refunds.is_empty() {
+        return Ok(refund_wallets);
+    }
+    let ids: Vec<i64> = refunds.iter().map(|r| r.id).collect();
+    let partners: Vec<i64> = refunds.iter().map(|r| r.partner_id).collect();
+    let users: Vec<i64> = refunds.iter().map(|r| r.user_id).collect();
+    let rows: Vec<(i64, i64, bool)> = sqlx::query_as(
+        "SELECT x.txn, w.id, w.user_id IS NULL
+           FROM UNNEST($1::bigint[], $2::bigint[], $3::bigint[]) AS x(txn, partner_id, user_id)
+           JOIN wallets w ON w.kind = 'api' AND w.partner_id = x.partner_id
+                         AND (w.user_id = x.user_id OR w.user_id IS NULL)",
+    )
+    .bind(&ids)
+    .bind(&partners)
+    .bind(&users)
+    .fetch_all(&mut *conn)
+    .await?;
+    for (txn, wallet, is_partner) in rows {
+        let e = refund_wallets.entry(txn).or_default();
+        if is_partner {
+            e.1 = Some(wallet)
+        } else {
+            e.0 = Some(wallet)
         }
     }
+    Ok(refund_wallets)
+}
 
-    // 2. Lock every wallet involved, in id order.
+/// Step 2: every wallet the batch debits or refunds, locked in id order.
+async fn lock_wallets(
+    conn: &mut PgConnection,
+    items: &[Item],
+    refund_wallets: &HashMap<i64, (Option<i64>, Option<i64>)>,
+) -> Result<HashMap<i64, WalletState>> {
     let mut wallet_ids: Vec<i64> = Vec::new();
     for item in items {
         if let Item::Charge(c) = item {
@@ -298,16 +351,19 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
     }
     wallet_ids.sort_unstable();
     wallet_ids.dedup();
-    let mut wallets: HashMap<i64, WalletState> = HashMap::new();
-    if !wallet_ids.is_empty() {
-        let rows: Vec<Locked> = sqlx::query_as(
-            "SELECT id, balance_paise, low_balance_threshold_paise, low_balance_alerted, partner_id, user_id, kind
-               FROM wallets WHERE id = ANY($1) ORDER BY id FOR UPDATE",
-        )
-        .bind(&wallet_ids)
-        .fetch_all(&mut *conn)
-        .await?;
-        for w in rows {
+    if wallet_ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let rows: Vec<Locked> = sqlx::query_as(
+        "SELECT id, balance_paise, low_balance_threshold_paise, low_balance_alerted, partner_id, user_id, kind
+           FROM wallets WHERE id = ANY($1) ORDER BY id FOR UPDATE",
+    )
+    .bind(&wallet_ids)
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|w| {
             let state = WalletState {
                 balance: w.balance_paise,
                 threshold: w.low_balance_threshold_paise,
@@ -317,13 +373,15 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
                 kind: w.kind,
                 touched: false,
             };
-            wallets.insert(w.id, state);
-        }
-    }
+            (w.id, state)
+        })
+        .collect())
+}
 
-    // Keys already charged. Looked up after the locks: a concurrent charge with the same key
-    // debits the same wallets, so it has committed (and is seen here) or waits behind us. The
-    // unique index is the last guard, for a free call that locks nothing.
+/// Keys already charged. Looked up after the locks: a concurrent charge with the same key
+/// debits the same wallets, so it has committed (and is seen here) or waits behind us. The
+/// unique index is the last guard, for a free call that locks nothing.
+async fn charged_keys(conn: &mut PgConnection, items: &[Item]) -> Result<HashMap<String, i64>> {
     let keys: Vec<&str> = items
         .iter()
         .filter_map(|i| match i {
@@ -331,38 +389,68 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
             Item::Settle(_) => None,
         })
         .collect();
-    let mut charged_keys: HashMap<String, i64> = if keys.is_empty() {
-        HashMap::new()
-    } else {
-        sqlx::query_as::<_, (String, i64)>(
-            "SELECT idempotency_key, id FROM api_transactions WHERE idempotency_key = ANY($1)",
-        )
-        .bind(&keys)
-        .fetch_all(&mut *conn)
-        .await?
-        .into_iter()
-        .collect()
-    };
+    if keys.is_empty() {
+        return Ok(HashMap::new());
+    }
+    Ok(sqlx::query_as::<_, (String, i64)>(
+        "SELECT idempotency_key, id FROM api_transactions WHERE idempotency_key = ANY($1)",
+    )
+    .bind(&keys)
+    .fetch_all(&mut *conn)
+    .await?
+    .into_iter()
+    .collect())
+}
 
-    // 3. Decide in arrival order.
+/// One transaction id per charge of the batch, in one round trip.
+async fn new_transaction_ids(conn: &mut PgConnection, items: &[Item]) -> Result<Vec<i64>> {
     let charges = items
         .iter()
         .filter(|i| matches!(i, Item::Charge(_)))
         .count();
-    let txn_ids: Vec<i64> = if charges == 0 {
-        Vec::new()
-    } else {
-        sqlx::query_scalar("SELECT nextval(pg_get_serial_sequence('api_transactions', 'id')) FROM generate_series(1, $1)")
-            .bind(charges as i64)
-            .fetch_all(&mut *conn)
-            .await?
-    };
+    if charges == 0 {
+        return Ok(Vec::new());
+    }
+    Ok(sqlx::query_scalar(
+        "SELECT nextval(pg_get_serial_sequence('api_transactions', 'id')) FROM generate_series(1, $1)",
+    )
+    .bind(charges as i64)
+    .fetch_all(&mut *conn)
+    .await?)
+}
+
+/// What step 3 decided: the new transactions (item, id, user remaining, partner remaining) and
+/// the ledger entries.
+struct Decided {
+    txns: Vec<(usize, i64, i64, i64)>,
+    entries: Entries,
+    refunded: Refunded,
+}
+
+/// The refunded transactions with the user's and the partner's balance after each refund: a
+/// refunded call nets to zero, so its row shows the balances after the refund.
+#[derive(Default)]
+struct Refunded {
+    id: Vec<i64>,
+    user_after: Vec<Option<i64>>,
+    partner_after: Vec<Option<i64>>,
+}
+
+/// Step 3: each item in arrival order against the locked balances (in memory; nothing is
+/// written here).
+fn decide(
+    items: &[Item],
+    settled: &HashMap<i64, SettledRow>,
+    refund_wallets: &HashMap<i64, (Option<i64>, Option<i64>)>,
+    wallets: &mut HashMap<i64, WalletState>,
+    mut charged_keys: HashMap<String, i64>,
+    txn_ids: Vec<i64>,
+    outcomes: &mut [Option<Outcome>],
+) -> Result<Decided> {
     let mut next_txn = txn_ids.into_iter();
     let mut entries = Entries::default();
-    let mut txns: Vec<(usize, i64, i64, i64)> = Vec::new(); // (item, id, user remaining, partner remaining)
-    // (transaction, user's balance after its refund, partner's): a refunded call nets to zero,
-    // so its row shows the balances after the refund.
-    let mut refunded: (Vec<i64>, Vec<Option<i64>>, Vec<Option<i64>>) = Default::default();
+    let mut txns = Vec::new();
+    let mut refunded = Refunded::default();
     for (i, item) in items.iter().enumerate() {
         match item {
             Item::Charge(c) => {
@@ -373,44 +461,10 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
                     outcomes[i] = Some(Outcome::Duplicate { transaction_id });
                     continue;
                 }
-                let covers = |w: Option<i64>, amount: i64, wallets: &HashMap<i64, WalletState>| {
-                    amount == 0
-                        || w.and_then(|w| wallets.get(&w))
-                            .is_some_and(|s| s.balance >= amount)
-                };
-                if !(covers(c.user_wallet_id, c.user_amount_paise, &wallets)
-                    && covers(c.partner_wallet_id, c.amount_paise, &wallets))
-                {
+                let Some(remaining) = debit(c, txn, wallets, &mut entries) else {
                     outcomes[i] = Some(Outcome::Insufficient);
                     continue;
-                }
-                let mut remaining = [0i64; 2];
-                for (slot, (w, amount)) in [
-                    (c.user_wallet_id, c.user_amount_paise),
-                    (c.partner_wallet_id, c.amount_paise),
-                ]
-                .into_iter()
-                .enumerate()
-                {
-                    let Some(s) = w.and_then(|w| wallets.get_mut(&w)) else {
-                        continue;
-                    };
-                    if amount > 0 {
-                        s.balance -= amount;
-                        s.touched = true;
-                        entries.push(
-                            w.expect("checked"),
-                            "debit",
-                            amount,
-                            s.balance,
-                            "api_call",
-                            txn,
-                            "user",
-                            Some(c.user_id),
-                        );
-                    }
-                    remaining[slot] = s.balance;
-                }
+                };
                 if let Some(k) = &c.idempotency_key {
                     charged_keys.insert(k.clone(), txn);
                 }
@@ -427,34 +481,7 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
                 }
                 let row = &settled[&s.transaction_id];
                 if row.refund {
-                    let (uw, pw) = refund_wallets.get(&row.id).copied().unwrap_or_default();
-                    let mut after = [None, None];
-                    for (slot, (w, amount)) in [(uw, row.user_amount_paise), (pw, row.amount_paise)]
-                        .into_iter()
-                        .enumerate()
-                    {
-                        if amount == 0 {
-                            continue;
-                        }
-                        let w = w.ok_or_else(|| {
-                            Error::Other(anyhow::anyhow!(
-                                "transaction {} has no wallet to refund",
-                                row.id
-                            ))
-                        })?;
-                        let st = wallets.get_mut(&w).expect("locked above");
-                        st.balance += amount;
-                        st.touched = true;
-                        entries.push(
-                            w, "credit", amount, st.balance, "refund", row.id, "system", None,
-                        );
-                        after[slot] = Some(st.balance);
-                    }
-                    if after.iter().any(Option::is_some) {
-                        refunded.0.push(row.id);
-                        refunded.1.push(after[0]);
-                        refunded.2.push(after[1]);
-                    }
+                    refund(row, refund_wallets, wallets, &mut entries, &mut refunded)?;
                 }
                 outcomes[i] = Some(Outcome::Settled {
                     refunded: row.refund,
@@ -462,82 +489,208 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
             }
         }
     }
+    Ok(Decided {
+        txns,
+        entries,
+        refunded,
+    })
+}
 
-    // 4. Set-based writes.
-    if !txns.is_empty() {
-        let mut t = NewTxns::default();
-        for (i, id, user_rem, partner_rem) in &txns {
-            let Item::Charge(c) = &items[*i] else {
-                unreachable!("only charges get transaction ids")
-            };
-            t.id.push(*id);
-            t.partner.push(c.partner_id);
-            t.user.push(c.user_id);
-            t.api.push(c.api_id);
-            t.service.push(&c.service);
-            t.pid.push(&c.pid);
-            t.mode.push(c.mode);
-            t.amount.push(c.amount_paise);
-            t.user_amount.push(c.user_amount_paise);
-            t.remaining.push(*user_rem);
-            t.partner_remaining.push(*partner_rem);
-            t.idempotency_key.push(c.idempotency_key.as_deref());
+/// Debits both wallets of `c` when both cover it: the balances after (user's, partner's), or
+/// `None` (nothing debited).
+fn debit(
+    c: &Charge,
+    txn: i64,
+    wallets: &mut HashMap<i64, WalletState>,
+    entries: &mut Entries,
+) -> Option<[i64; 2]> {
+    let covers = |w: Option<i64>, amount: i64, wallets: &HashMap<i64, WalletState>| {
+        amount == 0
+            || w.and_then(|w| wallets.get(&w))
+                .is_some_and(|s| s.balance >= amount)
+    };
+    if !(covers(c.user_wallet_id, c.user_amount_paise, wallets)
+        && covers(c.partner_wallet_id, c.amount_paise, wallets))
+    {
+        return None;
+    }
+    let mut remaining = [0i64; 2];
+    for (slot, (w, amount)) in [
+        (c.user_wallet_id, c.user_amount_paise),
+        (c.partner_wallet_id, c.amount_paise),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let Some(s) = w.and_then(|w| wallets.get_mut(&w)) else {
+            continue;
+        };
+        if amount > 0 {
+            s.balance -= amount;
+            s.touched = true;
+            entries.push(
+                w.expect("checked"),
+                "debit",
+                amount,
+                s.balance,
+                "api_call",
+                txn,
+                "user",
+                Some(c.user_id),
+            );
         }
-        sqlx::query(
-            "INSERT INTO api_transactions (id, partner_id, user_id, api_id, service, pid, mode, amount_paise, user_amount_paise,
-                                           remaining_paise, partner_remaining_paise, idempotency_key)
-             OVERRIDING SYSTEM VALUE
-             SELECT * FROM UNNEST($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[],
-                                  $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::text[])",
-        )
-        .bind(&t.id)
-        .bind(&t.partner)
-        .bind(&t.user)
-        .bind(&t.api)
-        .bind(&t.service)
-        .bind(&t.pid)
-        .bind(&t.mode)
-        .bind(&t.amount)
-        .bind(&t.user_amount)
-        .bind(&t.remaining)
-        .bind(&t.partner_remaining)
-        .bind(&t.idempotency_key)
-        .execute(&mut *conn)
-        .await?;
+        remaining[slot] = s.balance;
     }
-    if !entries.wallet.is_empty() {
-        sqlx::query(
-            "INSERT INTO wallet_entries (wallet_id, type, amount_paise, balance_after_paise, reason, reference, actor_kind, actor_id)
-             SELECT * FROM UNNEST($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::bigint[])",
-        )
-        .bind(&entries.wallet)
-        .bind(&entries.kind)
-        .bind(&entries.amount)
-        .bind(&entries.after)
-        .bind(&entries.reason)
-        .bind(&entries.reference)
-        .bind(&entries.actor)
-        .bind(&entries.actor_id)
-        .execute(&mut *conn)
-        .await?;
+    Some(remaining)
+}
+
+/// Credits back both debits of a refunded transaction, noting the balances after it.
+fn refund(
+    row: &SettledRow,
+    refund_wallets: &HashMap<i64, (Option<i64>, Option<i64>)>,
+    wallets: &mut HashMap<i64, WalletState>,
+    entries: &mut Entries,
+    refunded: &mut Refunded,
+) -> Result<()> {
+    let (uw, pw) = refund_wallets.get(&row.id).copied().unwrap_or_default();
+    let mut after = [None, None];
+    for (slot, (w, amount)) in [(uw, row.user_amount_paise), (pw, row.amount_paise)]
+        .into_iter()
+        .enumerate()
+    {
+        if amount == 0 {
+            continue;
+        }
+        let w = w.ok_or_else(|| {
+            Error::Other(anyhow::anyhow!(
+                "transaction {} has no wallet to refund",
+                row.id
+            ))
+        })?;
+        let st = wallets.get_mut(&w).expect("locked above");
+        st.balance += amount;
+        st.touched = true;
+        entries.push(
+            w, "credit", amount, st.balance, "refund", row.id, "system", None,
+        );
+        after[slot] = Some(st.balance);
     }
-    if !refunded.0.is_empty() {
-        sqlx::query(
-            "UPDATE api_transactions t
-                SET remaining_paise = COALESCE(x.user_after, t.remaining_paise),
-                    partner_remaining_paise = COALESCE(x.partner_after, t.partner_remaining_paise)
-               FROM UNNEST($1::bigint[], $2::bigint[], $3::bigint[]) AS x(id, user_after, partner_after)
-              WHERE t.id = x.id",
-        )
-        .bind(&refunded.0)
-        .bind(&refunded.1)
-        .bind(&refunded.2)
-        .execute(&mut *conn)
-        .await?;
+    if after.iter().any(Option::is_some) {
+        refunded.id.push(row.id);
+        refunded.user_after.push(after[0]);
+        refunded.partner_after.push(after[1]);
     }
+    Ok(())
+}
+
+/// Step 4: the new transactions, pending, or `success` when the charge carries its settlement.
+async fn write_transactions(
+    conn: &mut PgConnection,
+    items: &[Item],
+    txns: &[(usize, i64, i64, i64)],
+) -> Result<()> {
+    if txns.is_empty() {
+        return Ok(());
+    }
+    let mut t = NewTxns::default();
+    for (i, id, user_rem, partner_rem) in txns {
+        let Item::Charge(c) = &items[*i] else {
+            unreachable!("only charges get transaction ids")
+        };
+        t.id.push(*id);
+        t.partner.push(c.partner_id);
+        t.user.push(c.user_id);
+        t.api.push(c.api_id);
+        t.service.push(&c.service);
+        t.pid.push(&c.pid);
+        t.mode.push(c.mode);
+        t.amount.push(c.amount_paise);
+        t.user_amount.push(c.user_amount_paise);
+        t.remaining.push(*user_rem);
+        t.partner_remaining.push(*partner_rem);
+        t.idempotency_key.push(c.idempotency_key.as_deref());
+        t.settled.push(c.settled.is_some());
+    }
+    sqlx::query(
+        "INSERT INTO api_transactions (id, partner_id, user_id, api_id, service, pid, mode, amount_paise, user_amount_paise,
+                                       remaining_paise, partner_remaining_paise, idempotency_key, status, status_code, settled_at)
+         OVERRIDING SYSTEM VALUE
+         SELECT id, partner_id, user_id, api_id, service, pid, mode, amount, user_amount, remaining, partner_remaining, key,
+                CASE WHEN settled THEN 'success' ELSE 'pending' END, CASE WHEN settled THEN 200 END,
+                CASE WHEN settled THEN now() END
+           FROM UNNEST($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[],
+                       $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::text[], $13::bool[])
+                AS x(id, partner_id, user_id, api_id, service, pid, mode, amount, user_amount, remaining, partner_remaining, key, settled)",
+    )
+    .bind(&t.id)
+    .bind(&t.partner)
+    .bind(&t.user)
+    .bind(&t.api)
+    .bind(&t.service)
+    .bind(&t.pid)
+    .bind(&t.mode)
+    .bind(&t.amount)
+    .bind(&t.user_amount)
+    .bind(&t.remaining)
+    .bind(&t.partner_remaining)
+    .bind(&t.idempotency_key)
+    .bind(&t.settled)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Step 4: the balances after each refund, on the refunded transactions.
+async fn write_refunded(conn: &mut PgConnection, refunded: &Refunded) -> Result<()> {
+    if refunded.id.is_empty() {
+        return Ok(());
+    }
+    sqlx::query(
+        "UPDATE api_transactions t
+            SET remaining_paise = COALESCE(x.user_after, t.remaining_paise),
+                partner_remaining_paise = COALESCE(x.partner_after, t.partner_remaining_paise)
+           FROM UNNEST($1::bigint[], $2::bigint[], $3::bigint[]) AS x(id, user_after, partner_after)
+          WHERE t.id = x.id",
+    )
+    .bind(&refunded.id)
+    .bind(&refunded.user_after)
+    .bind(&refunded.partner_after)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Step 4: the ledger entries.
+async fn write_entries(conn: &mut PgConnection, entries: &Entries) -> Result<()> {
+    if entries.wallet.is_empty() {
+        return Ok(());
+    }
+    sqlx::query(
+        "INSERT INTO wallet_entries (wallet_id, type, amount_paise, balance_after_paise, reason, reference, actor_kind, actor_id)
+         SELECT * FROM UNNEST($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::bigint[])",
+    )
+    .bind(&entries.wallet)
+    .bind(&entries.kind)
+    .bind(&entries.amount)
+    .bind(&entries.after)
+    .bind(&entries.reason)
+    .bind(&entries.reference)
+    .bind(&entries.actor)
+    .bind(&entries.actor_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Step 4: the balances of the wallets that moved, with their low-balance flags; returns the
+/// wallets that crossed their threshold downwards (an alert each).
+async fn write_balances(
+    conn: &mut PgConnection,
+    wallets: &HashMap<i64, WalletState>,
+) -> Result<Vec<LowBalance>> {
     let mut low_balances = Vec::new();
     let (mut ids, mut balances, mut alerted) = (Vec::new(), Vec::new(), Vec::new());
-    for (id, s) in &wallets {
+    for (id, s) in wallets {
         if !s.touched {
             continue;
         }
@@ -569,22 +722,16 @@ async fn apply_batch(conn: &mut PgConnection, items: &[Item]) -> Result<Applied>
         .execute(&mut *conn)
         .await?;
     }
-    write_logs(conn, items, &settled).await?;
-
-    Ok(Applied {
-        outcomes: outcomes
-            .into_iter()
-            .map(|o| o.expect("every item decided"))
-            .collect(),
-        low_balances,
-    })
+    Ok(low_balances)
 }
 
-/// The API log of each settlement that changed its transaction.
+/// Step 4: the API log of each settlement that changed its transaction, and of each charge
+/// written settled.
 async fn write_logs(
     conn: &mut PgConnection,
     items: &[Item],
     settled: &HashMap<i64, SettledRow>,
+    txns: &[(usize, i64, i64, i64)],
 ) -> Result<()> {
     let (mut txn, mut vid, mut vpid, mut code, mut ip, mut latency) = (
         Vec::new(),
@@ -594,17 +741,28 @@ async fn write_logs(
         Vec::new(),
         Vec::new(),
     );
+    let mut push = |id: i64, status_code: i32, log: &CallLog| {
+        txn.push(id);
+        vid.push(log.vid.clone());
+        vpid.push(log.vpid.clone());
+        code.push(status_code);
+        ip.push(log.ip.map(|i| i.to_string()));
+        latency.push(log.latency_ms);
+    };
     for item in items {
         let Item::Settle(s) = item else { continue };
         let (Some(log), true) = (&s.log, settled.contains_key(&s.transaction_id)) else {
             continue;
         };
-        txn.push(s.transaction_id);
-        vid.push(log.vid.as_str());
-        vpid.push(log.vpid.as_str());
-        code.push(s.status_code);
-        ip.push(log.ip.map(|i| i.to_string()));
-        latency.push(log.latency_ms);
+        push(s.transaction_id, s.status_code, log);
+    }
+    for (i, id, _, _) in txns {
+        if let Item::Charge(Charge {
+            settled: Some(log), ..
+        }) = &items[*i]
+        {
+            push(*id, 200, log);
+        }
     }
     if txn.is_empty() {
         return Ok(());

@@ -2,7 +2,7 @@
 // Email, PID, Services, Date. Shared by the transactions and logs features.
 import type { FilterField } from './url-filter';
 
-export const PARTNER_FILTER_KEYS = ['user_id', 'email', 'pid', 'services', 'date'] as const;
+export const PARTNER_FILTER_KEYS = ['user_id', 'email', 'pid', 'services', 'date', 'status_code'] as const;
 export type PartnerFilterKey = (typeof PARTNER_FILTER_KEYS)[number];
 export type PartnerFilter = Record<PartnerFilterKey, string>;
 
@@ -14,8 +14,13 @@ export const partnerFilterFields: FilterField<PartnerFilterKey>[] = [
   { key: 'date', label: 'Date', type: 'date' },
 ];
 
+/** The API logs' panel: the same fields and the answer's Status Code. */
+export const partnerLogFilterFields: FilterField<PartnerFilterKey>[] = [...partnerFilterFields, { key: 'status_code', label: 'Status Code', numeric: true }];
+
 export function checkPartnerFilter(f: PartnerFilter): Partial<PartnerFilter> {
-  return /^\d*$/.test(f.user_id.trim()) ? {} : { user_id: 'User ID contains only numeric values.' };
+  if (!/^\d*$/.test(f.user_id.trim())) return { user_id: 'User ID contains only numeric values.' };
+  if (!/^(\d{3})?$/.test((f.status_code ?? '').trim())) return { status_code: 'Status code is a number from 100 to 599.' };
+  return {};
 }
 
 /** The query string of a filter: blank fields left out; the one Date is that whole day. */

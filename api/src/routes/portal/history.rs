@@ -13,7 +13,7 @@ use crate::{
     auth::UserAuth,
     error::ApiResult,
     extract::{Json, Query},
-    filters::TransactionsQuery,
+    filters::{StatusQuery, TransactionsQuery},
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -50,14 +50,16 @@ pub async fn api_transactions(
 }
 
 /// One's API calls with their status codes, newest first, 50 per page, `from`/`to` IST days.
-#[utoipa::path(get, path = "/me/api-logs", tag = "portal", params(TransactionsQuery, PageParams), security(("bearer" = [])),
+#[utoipa::path(get, path = "/me/api-logs", tag = "portal", params(TransactionsQuery, StatusQuery, PageParams), security(("bearer" = [])),
     responses((status = 200, body = Page<ApiLog>), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn api_logs(
     auth: UserAuth,
     State(state): State<AppState>,
     Query(q): Query<TransactionsQuery>,
+    Query(status): Query<StatusQuery>,
     Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<ApiLog>>> {
+    let status = status.parse()?;
     let mut conn = state.pool.acquire().await?;
     let f = Filter {
         from: q.from,
@@ -69,6 +71,7 @@ pub async fn api_logs(
             auth.partner_id,
             auth.user_id,
             &f,
+            status,
             paging.with_default(DEFAULT_PER_PAGE),
         )
         .await?,

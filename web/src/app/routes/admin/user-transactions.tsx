@@ -5,7 +5,7 @@ import { Tabs, useTabParam } from '@/components/ui/tabs';
 import { ExportCsvButton } from '@/features/exports/components/export-csv-button';
 import { PartnerLogsTable } from '@/features/logs/components/partner-logs-table';
 import { PartnerTransactionsTable } from '@/features/transactions/components/partner-transactions-table';
-import { checkPartnerFilter, PARTNER_FILTER_KEYS, partnerFilterFields } from '@/lib/partner-filter';
+import { checkPartnerFilter, PARTNER_FILTER_KEYS, partnerFilterFields, partnerLogFilterFields } from '@/lib/partner-filter';
 import { useUrlFilter } from '@/lib/url-filter';
 
 const TABS = [
@@ -30,7 +30,8 @@ export default function UserTransactionsPage() {
   const filter = useUrlFilter(PARTNER_FILTER_KEYS);
   const title = TABS.find(([k]) => k === tab)?.[1] ?? '';
   // Product events carry no PID.
-  const fields = tab === 'product-logs' ? partnerFilterFields.filter((f) => f.key !== 'pid') : partnerFilterFields;
+  const fields =
+    tab === 'product-logs' ? partnerFilterFields.filter((f) => f.key !== 'pid') : tab === 'api-logs' ? partnerLogFilterFields : partnerFilterFields;
   return (
     <section className="page">
       <h1 className="page-title">User Transactions</h1>

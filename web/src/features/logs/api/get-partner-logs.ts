@@ -10,7 +10,11 @@ type LogOf<K extends LogKind> = K extends 'api' ? ApiLog : ProductLog;
 export const partnerLogsQueryOptions = <K extends LogKind>(kind: K, filter: PartnerFilter, page: number) =>
   queryOptions({
     queryKey: logsKeys.partnerPage(kind, filter, page),
-    queryFn: () => api.get<Paged<LogOf<K>>>(`/partner/${kind}-logs`, { params: { ...partnerFilterParams(filter), page, per_page: 50 } }),
+    queryFn: () =>
+      api.get<Paged<LogOf<K>>>(`/partner/${kind}-logs`, {
+        // Only API calls have a status code to filter by.
+        params: { ...partnerFilterParams(filter), status_code: kind === 'api' ? filter.status_code?.trim() || undefined : undefined, page, per_page: 50 },
+      }),
     placeholderData: keepPreviousData,
   });
 

@@ -27,11 +27,15 @@ export type OwnLog = {
   status_code: number;
   amount_paise: number;
   transaction_id: number | null;
+  /** Why the gateway refused the call (nothing charged); null for a charged call. */
+  reason?: string | null;
 };
 
 export const HISTORY_PAGE_SIZE = 50;
 
 const params = (f: HistoryFilter, page: number) => ({ from: f.from, to: f.to, page, per_page: HISTORY_PAGE_SIZE });
+// The logs also take a Status Code.
+const logParams = (f: HistoryFilter, page: number) => ({ ...params(f, page), status_code: f.status_code });
 
 export function useOwnTransactions(filter: HistoryFilter, page: number) {
   return useQuery({
@@ -44,7 +48,7 @@ export function useOwnTransactions(filter: HistoryFilter, page: number) {
 export function useOwnLogs(filter: HistoryFilter, page: number) {
   return useQuery({
     queryKey: portalKeys.logs(filter, page),
-    queryFn: () => api.get<Paged<OwnLog>>('/me/api-logs', { auth: 'user', params: params(filter, page) }),
+    queryFn: () => api.get<Paged<OwnLog>>('/me/api-logs', { auth: 'user', params: logParams(filter, page) }),
     placeholderData: keepPreviousData,
   });
 }

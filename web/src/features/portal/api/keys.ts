@@ -1,5 +1,5 @@
 // Query keys of the portal feature: every query and invalidation of it goes through here.
-export type HistoryFilter = { from?: string; to?: string };
+export type HistoryFilter = { from?: string; to?: string; status_code?: string };
 
 export const portalKeys = {
   all: ['portal'] as const,

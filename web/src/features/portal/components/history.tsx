@@ -12,14 +12,18 @@ import { HISTORY_PAGE_SIZE, useOwnLogs, useOwnTransactions, type OwnLog, type Ow
 
 export type HistoryKind = 'api_transactions' | 'api_logs';
 const TABS = ['transactions', 'logs'] as const;
-const DATE_KEYS = ['from', 'to'] as const;
-const dateFields: FilterField<'from' | 'to'>[] = [
+const DATE_KEYS = ['from', 'to', 'status_code'] as const;
+const dateFields: FilterField<'from' | 'to' | 'status_code'>[] = [
   { key: 'from', label: 'From', type: 'date' },
   { key: 'to', label: 'To', type: 'date' },
 ];
 
 /** The filter's own rule: From not after To (either may be left empty). */
-export function checkRange(v: { from: string; to: string }): { from?: string } {
+// The Logs tab also filters by the answer's status code (a refused call's 402, 403, 404, 422, 429).
+const logFields: FilterField<'from' | 'to' | 'status_code'>[] = [...dateFields, { key: 'status_code', label: 'Status Code', numeric: true }];
+
+export function checkRange(v: { from: string; to: string; status_code?: string }): { from?: string; status_code?: string } {
+  if (v.status_code && !/^\d{3}$/.test(v.status_code.trim())) return { status_code: 'Status code is a number from 100 to 599.' };
   return v.from && v.to && v.from > v.to ? { from: 'From date cannot be after To date' } : {};
 }
 
@@ -41,9 +45,17 @@ export function History({ exportButton }: Props) {
   const [tab, setTab] = useTabParam(TABS, 'transactions');
   const filter = useUrlFilter(DATE_KEYS);
   const f = { from: filter.values.from || undefined, to: filter.values.to || undefined };
+  const logFilter = { ...f, status_code: filter.values.status_code || undefined };
   return (
     <>
-      <FilterPanel name="Date filter" fields={dateFields} value={filter.values} onApply={filter.apply} onClear={filter.clear} check={checkRange} />
+      <FilterPanel
+        name="Date filter"
+        fields={tab === 'logs' ? logFields : dateFields.slice(0, 2)}
+        value={filter.values}
+        onApply={filter.apply}
+        onClear={filter.clear}
+        check={checkRange}
+      />
       <Tabs
         tabs={[
           { key: 'transactions', label: 'Transactions' },
@@ -60,7 +72,7 @@ export function History({ exportButton }: Props) {
         ) : (
           <>
             {exportButton('api_logs', f.from, f.to)}
-            <LogsTable filter={f} />
+            <LogsTable filter={logFilter} />
           </>
         )}
       </Tabs>
@@ -96,7 +108,7 @@ function TransactionsTable({ filter }: { filter: { from?: string; to?: string } 
   );
 }
 
-function LogsTable({ filter }: { filter: { from?: string; to?: string } }) {
+function LogsTable({ filter }: { filter: { from?: string; to?: string; status_code?: string } }) {
   const [page] = usePageParam();
   const q = useOwnLogs(filter, page);
   const columns: ColumnDef<OwnLog>[] = [

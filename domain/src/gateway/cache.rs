@@ -1,0 +1,484 @@
+//! What the gateway reads on every call, kept in the api process: a key's caller (its user,
+//! partner, wallets and the user's IP lists) and a user's price and catalogue entry per service.
+//!
+//! A hit costs no round trip. Staleness is bounded by invalidation, not by a short life:
+//! triggers on every table these answers are read from (migration
+//! `20261126120001_gateway_cache`) send `NOTIFY gateway_cache` with the partner's id (or `*` for
+//! the catalogue and the plans) when they commit, and each process's [`listen`] task drops that
+//! partner's entries when it hears it, so a change (a revoked key, a blocked IP, a new price)
+//! reaches every api process within milliseconds, a second at worst. While the listening
+//! connection is down the cache is bypassed (every call reads Postgres, as before it existed)
+//! and it starts empty when the connection is back, since notifications sent meanwhile are lost.
+//!
+//! A load that began before a change is not kept when the change's notification arrived while it
+//! ran (`generation`), so a stale read can never outlive the notification that should have
+//! dropped it. [`GatewayCache::sync`] waits until this process has heard every change committed
+//! before it was called: the api calls it after each console write, so the process that made a
+//! change answers by it at once.
+//!
+//! Per-key fields belong on [`Caller`] (and the key columns of `caller_sql!` in `gateway.rs`);
+//! a per-key table needs its trigger (`gateway_cache_changed('partner_id')`) and nothing else.
+
+use std::{
+    collections::HashMap,
+    net::IpAddr,
+    sync::{
+        Arc, RwLock,
+        atomic::{AtomicBool, AtomicU64, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use chrono::{DateTime, Utc};
+use ipnet::IpNet;
+use sqlx::{PgPool, postgres::PgListener};
+use tokio::sync::watch;
+
+use super::{Call, Caller, Priced, check_service, key_hash, missing_fields, well_formed};
+use crate::{Error, Result};
+
+/// The channel the triggers notify.
+pub const CHANNEL: &str = "gateway_cache";
+
+/// An entry is read again after this long even if no change was heard: a bound on what a lost
+/// notification could cost, not the way changes arrive.
+const MAX_AGE: Duration = Duration::from_secs(60);
+
+/// Past this many entries a map is emptied rather than grown: unknown keys and services are
+/// cached too (so that refusals cost no round trip) and their number is the caller's choice.
+const MAX_ENTRIES: usize = 100_000;
+
+/// A key's caller as the cache keeps it: everything but the client IP, which differs per call.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Profile {
+    #[sqlx(flatten)]
+    pub caller: Caller,
+    pub expires_at: Option<DateTime<Utc>>,
+    /// The user's blocked IPs and allow-list, as `address/prefix`.
+    pub blocked: Vec<String>,
+    pub listed: Vec<String>,
+}
+
+struct KeyEntry {
+    profile: Option<Arc<KeyProfile>>,
+    loaded: Instant,
+}
+
+struct KeyProfile {
+    caller: Caller,
+    expires_at: Option<DateTime<Utc>>,
+    blocked: Vec<IpNet>,
+    listed: Vec<IpNet>,
+}
+
+impl KeyProfile {
+    fn from(p: Profile) -> Self {
+        Self {
+            caller: p.caller,
+            expires_at: p.expires_at,
+            blocked: p.blocked.iter().filter_map(|n| net(n)).collect(),
+            listed: p.listed.iter().filter_map(|n| net(n)).collect(),
+        }
+    }
+
+    /// The caller from `ip`, or `None` when the key has expired.
+    fn caller(&self, ip: IpAddr) -> Option<Caller> {
+        if self.expires_at.is_some_and(|e| e <= Utc::now()) {
+            return None;
+        }
+        let mut c = self.caller.clone();
+        // As Postgres's `>>=` on inet: an address of the other family is never contained.
+        c.ip_blocked = self.blocked.iter().any(|n| n.contains(&ip));
+        c.ip_listed = self.listed.iter().any(|n| n.contains(&ip));
+        Some(c)
+    }
+}
+
+fn net(s: &str) -> Option<IpNet> {
+    s.parse().ok()
+}
+
+struct PriceEntry {
+    priced: Option<Arc<Priced>>,
+    loaded: Instant,
+}
+
+#[derive(Default)]
+struct Maps {
+    keys: HashMap<[u8; 32], KeyEntry>,
+    /// (partner, user, service).
+    prices: HashMap<(i64, i64, String), PriceEntry>,
+}
+
+impl Maps {
+    fn drop_partner(&mut self, partner_id: i64) {
+        self.keys.retain(|_, e| {
+            e.profile
+                .as_ref()
+                .is_some_and(|p| p.caller.partner_id != partner_id)
+        });
+        self.prices.retain(|(p, _, _), _| *p != partner_id);
+    }
+}
+
+/// The process's cache; cheap to clone.
+#[derive(Clone)]
+pub struct GatewayCache(Arc<Inner>);
+
+struct Inner {
+    maps: RwLock<Maps>,
+    /// Bumped by every change heard: a load that saw it move is not kept.
+    generation: AtomicU64,
+    /// The listening connection is up: entries may be used.
+    live: AtomicBool,
+    /// The last of this process's sync tokens heard back.
+    synced: watch::Sender<u64>,
+    next_sync: AtomicU64,
+    /// Tells this process's sync tokens from other processes'.
+    nonce: String,
+}
+
+impl Default for GatewayCache {
+    fn default() -> Self {
+        Self(Arc::new(Inner {
+            maps: RwLock::default(),
+            generation: AtomicU64::new(0),
+            live: AtomicBool::new(false),
+            synced: watch::Sender::new(0),
+            next_sync: AtomicU64::new(0),
+            nonce: uuid::Uuid::new_v4().simple().to_string(),
+        }))
+    }
+}
+
+impl GatewayCache {
+    fn live(&self) -> bool {
+        self.0.live.load(Ordering::Acquire)
+    }
+
+    fn maps(&self) -> std::sync::RwLockReadGuard<'_, Maps> {
+        self.0.maps.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn maps_mut(&self) -> std::sync::RwLockWriteGuard<'_, Maps> {
+        self.0.maps.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Check 1 from the cache: the key's caller from `ip` (`gateway::caller`'s answer).
+    pub async fn caller(&self, pool: &PgPool, key: &str, ip: IpAddr) -> Result<Caller> {
+        let unauthorized = || Error::Unauthorized("Invalid or revoked API key".into());
+        if !well_formed(key) {
+            return Err(unauthorized());
+        }
+        let hash = key_hash(key);
+        if self.live()
+            && let Some(e) = self.maps().keys.get(&hash)
+            && e.loaded.elapsed() < MAX_AGE
+        {
+            return e
+                .profile
+                .as_ref()
+                .and_then(|p| p.caller(ip))
+                .ok_or_else(unauthorized);
+        }
+        let generation = self.0.generation.load(Ordering::Acquire);
+        let profile = profile(pool, &hash)
+            .await?
+            .map(|p| Arc::new(KeyProfile::from(p)));
+        let answer = profile.as_ref().and_then(|p| p.caller(ip));
+        self.keep(generation, |m| {
+            if m.keys.len() >= MAX_ENTRIES {
+                m.keys.clear();
+            }
+            m.keys.insert(
+                hash,
+                KeyEntry {
+                    profile,
+                    loaded: Instant::now(),
+                },
+            );
+        });
+        answer.ok_or_else(unauthorized)
+    }
+
+    /// Checks 4 and 5 from the cache (`gateway::authorize`'s answer).
+    pub async fn authorize(
+        &self,
+        pool: &PgPool,
+        caller: &Caller,
+        service: &str,
+        input: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Call> {
+        let priced = self.priced(pool, caller, service).await?;
+        let call = check_service(caller, (*priced.ok_or(Error::NotFound)?).clone())?;
+        missing_fields(&call.endpoint.required_fields, input)?;
+        Ok(call)
+    }
+
+    async fn priced(
+        &self,
+        pool: &PgPool,
+        caller: &Caller,
+        service: &str,
+    ) -> Result<Option<Arc<Priced>>> {
+        let key = (caller.partner_id, caller.user_id, service.to_owned());
+        if self.live()
+            && let Some(e) = self.maps().prices.get(&key)
+            && e.loaded.elapsed() < MAX_AGE
+        {
+            return Ok(e.priced.clone());
+        }
+        let generation = self.0.generation.load(Ordering::Acquire);
+        let priced = super::priced(
+            &mut *pool.acquire().await?,
+            caller.partner_id,
+            caller.user_id,
+            service,
+        )
+        .await?
+        .map(Arc::new);
+        self.keep(generation, |m| {
+            if m.prices.len() >= MAX_ENTRIES {
+                m.prices.clear();
+            }
+            m.prices.insert(
+                key,
+                PriceEntry {
+                    priced: priced.clone(),
+                    loaded: Instant::now(),
+                },
+            );
+        });
+        Ok(priced)
+    }
+
+    /// Keeps a load begun at `generation` unless a change was heard since (or nobody listens).
+    fn keep(&self, generation: u64, put: impl FnOnce(&mut Maps)) {
+        if !self.live() {
+            return;
+        }
+        let mut maps = self.maps_mut();
+        // Read under the write lock: `changed` bumps it under the same lock.
+        if self.0.generation.load(Ordering::Acquire) == generation {
+            put(&mut maps);
+        }
+    }
+
+    /// A change was heard: `None` drops everything.
+    fn changed(&self, partner_id: Option<i64>) {
+        let mut maps = self.maps_mut();
+        self.0.generation.fetch_add(1, Ordering::AcqRel);
+        match partner_id {
+            Some(p) => maps.drop_partner(p),
+            None => *maps = Maps::default(),
+        }
+        // A key created since it was tried unknown: the unknown keys go with any change.
+        maps.keys.retain(|_, e| e.profile.is_some());
+    }
+
+    fn set_live(&self, live: bool) {
+        let mut maps = self.maps_mut();
+        self.0.generation.fetch_add(1, Ordering::AcqRel);
+        *maps = Maps::default();
+        self.0.live.store(live, Ordering::Release);
+    }
+
+    /// Waits (at most a second) until this process has heard every change committed before the
+    /// call. Nothing to wait for while the cache is bypassed.
+    pub async fn sync(&self, pool: &PgPool) {
+        if !self.live() {
+            return;
+        }
+        let n = self.0.next_sync.fetch_add(1, Ordering::AcqRel) + 1;
+        let mut rx = self.0.synced.subscribe();
+        let sent = sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(CHANNEL)
+            .bind(format!("sync:{}:{n}", self.0.nonce))
+            .execute(pool)
+            .await;
+        if let Err(e) = sent {
+            tracing::warn!(error = %e, "gateway cache: sync notification failed");
+            return;
+        }
+        let heard = tokio::time::timeout(Duration::from_secs(1), rx.wait_for(|&s| s >= n)).await;
+        if heard.is_err() {
+            tracing::warn!("gateway cache: a change was not heard back within a second");
+        }
+    }
+
+    fn heard(&self, payload: &str) {
+        if let Some(token) = payload.strip_prefix("sync:") {
+            if let Some((nonce, n)) = token.split_once(':')
+                && nonce == self.0.nonce
+                && let Ok(n) = n.parse::<u64>()
+            {
+                self.0.synced.send_if_modified(|s| {
+                    let newer = n > *s;
+                    if newer {
+                        *s = n;
+                    }
+                    newer
+                });
+            }
+            return;
+        }
+        self.changed(payload.parse().ok());
+    }
+}
+
+/// The key's profile, unrevoked (expiry is checked per call, as time passes).
+async fn profile(pool: &PgPool, hash: &[u8; 32]) -> Result<Option<Profile>> {
+    Ok(sqlx::query_as(caller_sql!(
+        "k.id AS key_id, k.mode AS key_mode, k.expires_at",
+        "api_keys k JOIN end_users u ON u.id = k.user_id AND u.partner_id = k.partner_id",
+        "k.key_hash = $1 AND k.revoked_at IS NULL",
+        "false AS ip_blocked, false AS ip_listed,
+         ARRAY(SELECT host(b.ip) || '/' || masklen(b.ip) FROM blocked_ips b WHERE b.user_id = u.id) AS blocked,
+         ARRAY(SELECT host(w.ip) || '/' || masklen(w.ip) FROM ip_whitelist w WHERE w.user_id = u.id) AS listed"
+    ))
+    .bind(hash.as_slice())
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// Keeps `cache` in step with the database for as long as the process runs: one connection
+/// listening on [`CHANNEL`], opened again (with the cache emptied) whenever it drops.
+pub async fn listen(cache: GatewayCache, database_url: String) {
+    let mut backoff = Duration::from_millis(100);
+    loop {
+        match PgListener::connect(&database_url).await {
+            Ok(mut l) => match l.listen(CHANNEL).await {
+                Ok(()) => {
+                    backoff = Duration::from_millis(100);
+                    cache.set_live(true);
+                    loop {
+                        match l.try_recv().await {
+                            Ok(Some(n)) => cache.heard(n.payload()),
+                            // The connection dropped: what was sent meanwhile is lost.
+                            Ok(None) => {
+                                cache.set_live(false);
+                                break;
+                            }
+                            Err(e) => {
+                                tracing::warn!(error = %e, "gateway cache: listening failed");
+                                cache.set_live(false);
+                                break;
+                            }
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "gateway cache: LISTEN failed"),
+            },
+            Err(e) => tracing::warn!(error = %e, "gateway cache: cannot connect to listen"),
+        }
+        tokio::time::sleep(backoff).await;
+        backoff = (backoff * 2).min(Duration::from_secs(5));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile(blocked: &[&str], listed: &[&str], expires_at: Option<DateTime<Utc>>) -> KeyProfile {
+        KeyProfile::from(Profile {
+            caller: Caller {
+                key_id: 1,
+                partner_id: 2,
+                user_id: 3,
+                key_mode: "live".into(),
+                user_active: true,
+                full_access: true,
+                partner_active: true,
+                server_security: false,
+                restrict_all_apis: false,
+                test_mode: false,
+                batch_processing: false,
+                base_url: None,
+                ip_blocked: false,
+                ip_listed: false,
+                user_wallet_id: None,
+                partner_wallet_id: None,
+            },
+            expires_at,
+            blocked: blocked.iter().map(|s| s.to_string()).collect(),
+            listed: listed.iter().map(|s| s.to_string()).collect(),
+        })
+    }
+
+    #[test]
+    fn ip_lists_match_as_postgres_contains() {
+        let p = profile(&["10.1.2.3/8", "203.0.113.7/32"], &["2001:db8::/64"], None);
+        let c = p.caller("10.200.0.1".parse().unwrap()).unwrap();
+        assert!(c.ip_blocked && !c.ip_listed);
+        assert!(p.caller("203.0.113.7".parse().unwrap()).unwrap().ip_blocked);
+        assert!(!p.caller("203.0.113.8".parse().unwrap()).unwrap().ip_blocked);
+        let c = p.caller("2001:db8::5".parse().unwrap()).unwrap();
+        assert!(!c.ip_blocked && c.ip_listed);
+        assert!(
+            !p.caller("::ffff:10.0.0.1".parse().unwrap())
+                .unwrap()
+                .ip_blocked
+        );
+    }
+
+    #[test]
+    fn an_expired_key_has_no_caller() {
+        let past = Utc::now() - chrono::Duration::seconds(1);
+        let future = Utc::now() + chrono::Duration::seconds(60);
+        assert!(
+            profile(&[], &[], Some(past))
+                .caller("127.0.0.1".parse().unwrap())
+                .is_none()
+        );
+        assert!(
+            profile(&[], &[], Some(future))
+                .caller("127.0.0.1".parse().unwrap())
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn a_partner_change_drops_its_entries_and_the_unknown_keys() {
+        let cache = GatewayCache::default();
+        cache.set_live(true);
+        {
+            let mut m = cache.maps_mut();
+            let now = Instant::now();
+            m.keys.insert(
+                [1; 32],
+                KeyEntry {
+                    profile: Some(Arc::new(profile(&[], &[], None))),
+                    loaded: now,
+                },
+            );
+            m.keys.insert(
+                [2; 32],
+                KeyEntry {
+                    profile: None,
+                    loaded: now,
+                },
+            );
+        }
+        let g = cache.0.generation.load(Ordering::Acquire);
+        cache.heard("99");
+        assert_eq!(
+            cache.maps().keys.len(),
+            1,
+            "partner 2's key stays, the unknown one goes"
+        );
+        cache.heard("2");
+        assert!(cache.maps().keys.is_empty());
+        // A load begun before the change is not kept.
+        cache.keep(g, |m| {
+            m.keys.insert(
+                [3; 32],
+                KeyEntry {
+                    profile: None,
+                    loaded: Instant::now(),
+                },
+            );
+        });
+        assert!(cache.maps().keys.is_empty());
+    }
+}
