@@ -4,6 +4,7 @@
 use axum::{extract::State, http::StatusCode};
 use domain::infra::{
     audit::Actor,
+    queue::{self, Pause},
     job_attempts::{self, Minute},
     paging::{Page, PageRequest},
 };
@@ -33,6 +34,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(bulk))
         .routes(routes!(revive))
         .routes(routes!(throughput))
+        .routes(routes!(pause))
+        .routes(routes!(resume))
 }
 
 /// Kind, status (queued, running, retrying, done, failed), attempts and last error of a job.
@@ -77,6 +80,8 @@ pub struct Operations {
     pub periodic: Vec<Periodic>,
     /// What the workers run now, oldest first (`worker`: the queue's `kind@process`).
     pub running: Vec<RunningJob>,
+    /// The paused kinds: the workers start none of their jobs until they are resumed.
+    pub paused: Vec<Pause>,
 }
 
 /// The queue per job kind, recent failures and the worker processes.
@@ -93,6 +98,7 @@ pub async fn operations(
         heartbeat_secs: heartbeat.as_secs(),
         periodic: browse::periodic(&state.pool, &jobs::registry::schedules(&state.config)).await?,
         running: browse::running(&state.pool).await?,
+        paused: queue::paused(&mut *state.pool.acquire().await?).await?,
     }))
 }
 
@@ -270,4 +276,42 @@ pub async fn throughput(
     Ok(Json(Throughput {
         minutes: job_attempts::per_minute(&mut conn, 60).await?,
     }))
+}
+
+/// A kind the workers run, or 404 (a pause of an unknown kind would silently do nothing).
+fn known_kind(kind: &str) -> ApiResult<&str> {
+    jobs::registry::kinds()
+        .iter()
+        .copied()
+        .find(|k| *k == kind)
+        .ok_or_else(ApiError::not_found)
+}
+
+/// Pauses a kind: from the workers' next fetch on, none of its jobs starts (running ones
+/// finish); new ones wait in the queue. Audited; pausing a paused kind changes nothing.
+#[utoipa::path(post, path = "/superadmin/jobs/kinds/{kind}/pause", tag = "jobs", params(("kind" = String, Path)),
+    responses((status = 204, description = "paused"), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn pause(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(kind): Path<String>,
+) -> ApiResult<StatusCode> {
+    let kind = known_kind(&kind)?;
+    let mut conn = state.pool.acquire().await?;
+    queue::pause(&mut conn, kind, Actor::superadmin(auth.admin_id)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Resumes a paused kind: the workers are woken and take its waiting jobs at once. Audited.
+#[utoipa::path(post, path = "/superadmin/jobs/kinds/{kind}/resume", tag = "jobs", params(("kind" = String, Path)),
+    responses((status = 204, description = "resumed"), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn resume(
+    auth: SuperAdminAuth,
+    State(state): State<AppState>,
+    Path(kind): Path<String>,
+) -> ApiResult<StatusCode> {
+    let kind = known_kind(&kind)?;
+    let mut conn = state.pool.acquire().await?;
+    queue::resume(&mut conn, kind, Actor::superadmin(auth.admin_id)).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
