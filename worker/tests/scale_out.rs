@@ -109,6 +109,7 @@ async fn queue_export(pool: &PgPool, partner_id: i64) -> i64 {
             scope: Scope::Partner(partner_id),
             from: today - chrono::Days::new(30),
             to: today,
+            view: Default::default(),
         },
     )
     .await

@@ -4,9 +4,9 @@
 use axum::{extract::State, http::StatusCode};
 use domain::infra::{
     audit::Actor,
-    queue::{self, Pause},
     job_attempts::{self, Minute},
     paging::{Page, PageRequest},
+    queue::{self, Pause},
 };
 use jobs::{
     browse::{self, Bulk, BulkAction, Filter, JobDetail, JobRow, Periodic, RunningJob},
