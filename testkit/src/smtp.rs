@@ -51,6 +51,11 @@ impl SmtpServer {
         self.received.lock().unwrap().clone()
     }
 
+    /// Whether the message `start_with(true)` stalls has arrived (and is being held).
+    pub fn stalled_one(&self) -> bool {
+        !self.stall_next.load(Ordering::SeqCst)
+    }
+
     /// `user:password` of each AUTH PLAIN accepted (any credentials are accepted).
     pub fn auths(&self) -> Vec<String> {
         self.auths.lock().unwrap().clone()

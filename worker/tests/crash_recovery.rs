@@ -4,10 +4,7 @@
 
 mod support;
 
-use std::{
-    process::{Child, Command},
-    time::Duration,
-};
+use std::{process::Command, time::Duration};
 
 use domain::mail::Email;
 use support::spawn_worker;
@@ -83,7 +80,7 @@ async fn periodic_job_runs_once_per_period_across_workers() {
     let db = testkit::TestDb::new().await;
     let smtp = testkit::SmtpServer::start().await;
     let every_second = [("IP_HITS_SCHEDULE", "* * * * * *")];
-    let mut workers: Vec<Child> = (0..3)
+    let mut workers: Vec<support::Process> = (0..3)
         .map(|_| spawn_worker(&db.url, smtp.port, &every_second))
         .collect();
     tokio::time::sleep(Duration::from_secs(6)).await;

@@ -138,8 +138,10 @@ async fn a_job_running_on_a_lost_connection_is_taken_again_and_the_cut_off_worke
     let (proxy, through) = TcpProxy::postgres(&db.url).await;
     let mut a = spawn_worker(&through, smtp.port, &[("WORKER_GIVE_UP_SECS", "5")]);
     let id = mail(&db.pool, "once@example.in").await;
+    // Running, and inside its delivery: the SMTP server holds the message (the job's status
+    // turns Running at its claim, before the handler reaches the server).
     let running = testkit::eventually(Duration::from_secs(30), || async {
-        (job_status(&db.pool, &id).await == "Running").then_some(())
+        (job_status(&db.pool, &id).await == "Running" && smtp.stalled_one()).then_some(())
     })
     .await;
     assert!(running.is_some(), "job never started");

@@ -12,7 +12,7 @@ mod support;
 
 use std::{
     collections::HashSet,
-    process::{Child, Command},
+    process::Command,
     time::{Duration, Instant},
 };
 
@@ -38,7 +38,7 @@ fn free_port() -> u16 {
 }
 
 /// `api serve` on `port`, as the Procfile starts it.
-fn spawn_api(db_url: &str, port: u16, smtp_port: u16) -> Child {
+fn spawn_api(db_url: &str, port: u16, smtp_port: u16) -> support::Process {
     let worker = std::path::PathBuf::from(env!("CARGO_BIN_EXE_worker"));
     let api = worker.with_file_name("api");
     assert!(
@@ -48,32 +48,34 @@ fn spawn_api(db_url: &str, port: u16, smtp_port: u16) -> Child {
     );
     let dir = testkit::scratch_dir("api-cwd");
     let log = std::fs::File::create(dir.join("api.log")).unwrap();
-    Command::new(api)
-        .arg("serve")
-        .current_dir(&dir)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("DATABASE_URL", db_url)
-        .env("PORT", port.to_string())
-        .env("HOST", "127.0.0.1")
-        .env("JWT_SECRET", "test-jwt-secret-of-at-least-32-characters")
-        .env("ENCRYPTION_KEY", "2a".repeat(32))
-        .env(
-            "LINK_SIGNING_KEY",
-            "test-link-signing-key-of-32-characters!",
-        )
-        .env("MAIL", "smtp")
-        .env("SMTP_HOST", "127.0.0.1")
-        .env("SMTP_PORT", smtp_port.to_string())
-        .env("SMTP_TLS", "none")
-        .env("CAPTCHA", "off")
-        .env("RATE_LIMIT_CONTACT", "100000")
-        .env("DATABASE_MAX_CONNECTIONS", "10")
-        .env("RUST_LOG", "warn")
-        .stdout(log.try_clone().unwrap())
-        .stderr(log)
-        .spawn()
-        .expect("starting the api binary")
+    support::Process(
+        Command::new(api)
+            .arg("serve")
+            .current_dir(&dir)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("DATABASE_URL", db_url)
+            .env("PORT", port.to_string())
+            .env("HOST", "127.0.0.1")
+            .env("JWT_SECRET", "test-jwt-secret-of-at-least-32-characters")
+            .env("ENCRYPTION_KEY", "2a".repeat(32))
+            .env(
+                "LINK_SIGNING_KEY",
+                "test-link-signing-key-of-32-characters!",
+            )
+            .env("MAIL", "smtp")
+            .env("SMTP_HOST", "127.0.0.1")
+            .env("SMTP_PORT", smtp_port.to_string())
+            .env("SMTP_TLS", "none")
+            .env("CAPTCHA", "off")
+            .env("RATE_LIMIT_CONTACT", "100000")
+            .env("DATABASE_MAX_CONNECTIONS", "10")
+            .env("RUST_LOG", "warn")
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .expect("starting the api binary"),
+    )
 }
 
 /// Posts contact messages round-robin to `apis`; returns how many were accepted (202).
@@ -157,7 +159,7 @@ async fn two_apis_and_three_workers_survive_a_sigkill_and_a_15_s_database_cut() 
     let partner = BatchPartner::create(pool, PRICE).await;
 
     let apis = [free_port(), free_port()];
-    let mut api_processes: Vec<Child> = apis
+    let mut api_processes: Vec<support::Process> = apis
         .iter()
         .map(|&p| spawn_api(&through, p, smtp.port))
         .collect();
@@ -169,7 +171,7 @@ async fn two_apis_and_three_workers_survive_a_sigkill_and_a_15_s_database_cut() 
         ("STORAGE_DIR", storage_dir.as_str()),
         ("EXPORT_PART_ROWS", "20"),
     ];
-    let mut workers: Vec<Child> = (0..3)
+    let mut workers: Vec<support::Process> = (0..3)
         .map(|_| spawn_worker(&through, smtp.port, &worker_env))
         .collect();
     let http = reqwest::Client::builder()

@@ -232,9 +232,9 @@ async fn jobs_are_browsed_detailed_retried_discarded_and_revived() {
         kinds,
         [
             "aggregate_ip_hits",
+            "settle_pending",
             "prune_jobs",
             "prune_exports",
-            "settle_pending"
         ]
     );
     for p in periodic {
@@ -244,4 +244,65 @@ async fn jobs_are_browsed_detailed_retried_discarded_and_revived() {
         );
     }
     assert!(ops["running"].as_array().unwrap().is_empty(), "{ops}");
+}
+
+#[tokio::test]
+async fn a_kind_is_paused_and_resumed_from_the_api() {
+    let app = TestApp::spawn().await;
+    let admin = app.superadmin_token();
+    let (s, _) = app
+        .post(
+            "/api/v1/superadmin/jobs/kinds/send_mail/pause",
+            &json!({}),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(s, 204);
+    let (_, ops) = app.get("/api/v1/superadmin/jobs", Some(&admin)).await;
+    assert_eq!(ops["paused"][0]["kind"], "send_mail", "{ops}");
+
+    // A mail queued while paused waits; resumed, it runs.
+    let contact = json!({"name": "Asha", "email": "asha@example.in", "mobile": "98765"});
+    let (_, b) = app.post("/api/v1/public/contact", &contact, None).await;
+    let mail = b["job_id"].as_str().unwrap().to_owned();
+    assert_eq!(app.run_pending_jobs().await, 0);
+    assert_eq!(state_of(&app, &admin, &mail).await, "queued");
+    let (s, _) = app
+        .post(
+            "/api/v1/superadmin/jobs/kinds/send_mail/resume",
+            &json!({}),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(s, 204);
+    let (_, ops) = app.get("/api/v1/superadmin/jobs", Some(&admin)).await;
+    assert_eq!(ops["paused"], json!([]));
+    assert_eq!(app.run_pending_jobs().await, 1);
+    assert_eq!(state_of(&app, &admin, &mail).await, "done");
+
+    // Audited, once each; an unknown kind is 404; a partner is refused.
+    let audited: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM audit_log WHERE action IN ('job_kind.pause', 'job_kind.resume')",
+    )
+    .fetch_one(&app.db.pool)
+    .await
+    .unwrap();
+    assert_eq!(audited, 2);
+    let (s, b) = app
+        .post(
+            "/api/v1/superadmin/jobs/kinds/no_such_kind/pause",
+            &json!({}),
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(s, 404, "{b}");
+    let partner = crate::fixtures::partner(&app, "paused").await.token;
+    let (s, _) = app
+        .post(
+            "/api/v1/superadmin/jobs/kinds/send_mail/pause",
+            &json!({}),
+            Some(&partner),
+        )
+        .await;
+    assert_eq!(s, 403);
 }

@@ -14,7 +14,7 @@ use sqlx::Connection;
 
 /// A worker process on `db_url`, mailing through the test SMTP server on `smtp_port`, with
 /// one-second heartbeats and `extra` settings.
-pub fn spawn_worker(db_url: &str, smtp_port: u16, extra: &[(&str, &str)]) -> Child {
+pub fn spawn_worker(db_url: &str, smtp_port: u16, extra: &[(&str, &str)]) -> Process {
     let dir = testkit::scratch_dir("worker-cwd");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_worker"));
     cmd.current_dir(&dir)
@@ -46,7 +46,33 @@ pub fn spawn_worker(db_url: &str, smtp_port: u16, extra: &[(&str, &str)]) -> Chi
     for (k, v) in extra {
         cmd.env(k, v);
     }
-    cmd.spawn().expect("starting the worker binary")
+    Process(cmd.spawn().expect("starting the worker binary"))
+}
+
+/// A child process killed when dropped: a failing assertion must not leave a worker running
+/// against a dropped database, retrying for minutes beside the next tests.
+pub struct Process(pub Child);
+
+impl std::ops::Deref for Process {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Process {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        if let Ok(None) = self.0.try_wait() {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
 }
 
 /// A partner with Batch Processing, a full-access user, a sandbox `pan_check` API at `price`,
