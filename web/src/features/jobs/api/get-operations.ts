@@ -41,11 +41,31 @@ export type WorkerProcess = {
   status: 'running' | 'stalled' | 'stopped' | 'missing';
 };
 
+/** A periodic kind: its cron schedule (with seconds) and its newest job. */
+export type Periodic = {
+  kind: string;
+  schedule: string;
+  last_job_id: string | null;
+  /** The last run's state (queued, running, done, failed…). */
+  last_state: string | null;
+  last_run_at: string | null;
+  next_run_at: string | null;
+};
+
+/** A job a worker runs now; `worker` is the id of the worker process holding it. */
+export type RunningJob = { id: string; kind: string; worker: string; started_at: string | null };
+
+/** A paused kind: the workers start none of its jobs until it is resumed. */
+export type Pause = { kind: string; paused_at: string; paused_by: string };
+
 export type Operations = {
   kinds: KindStats[];
   recent_failures: JobFailure[];
   workers: WorkerProcess[];
   heartbeat_secs: number;
+  periodic: Periodic[];
+  running: RunningJob[];
+  paused: Pause[];
 };
 
 /** How often the page refreshes: the counts move by the second while work flows. */

@@ -2,7 +2,7 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import { DataTable } from '@/components/ui/data-table';
 import { formatDate } from '@/lib/format';
-import type { WorkerProcess } from '../api/get-operations';
+import type { RunningJob, WorkerProcess } from '../api/get-operations';
 import { ago } from './time';
 
 const STATUS: Record<WorkerProcess['status'], string> = {
@@ -12,7 +12,18 @@ const STATUS: Record<WorkerProcess['status'], string> = {
   missing: 'No heartbeat',
 };
 
-export function WorkersTable({ workers, isLoading, now }: { workers: WorkerProcess[]; isLoading: boolean; now: number }) {
+export function WorkersTable({
+  workers,
+  running = [],
+  isLoading,
+  now,
+}: {
+  workers: WorkerProcess[];
+  /** The jobs running now: each worker's count, listed under "Running now". */
+  running?: RunningJob[];
+  isLoading: boolean;
+  now: number;
+}) {
   const columns: ColumnDef<WorkerProcess>[] = [
     { id: 'host', header: 'Host', cell: ({ row }) => row.original.host },
     { id: 'pid', header: 'PID', cell: ({ row }) => row.original.pid },
@@ -26,6 +37,7 @@ export function WorkersTable({ workers, isLoading, now }: { workers: WorkerProce
     { id: 'started', header: 'Started', cell: ({ row }) => formatDate(row.original.started_at) },
     { id: 'seen', header: 'Last heartbeat', cell: ({ row }) => ago(row.original.last_seen_at, now) },
     { id: 'concurrency', header: 'Concurrency', cell: ({ row }) => row.original.concurrency },
+    { id: 'jobs', header: 'Jobs now', cell: ({ row }) => running.filter((r) => r.worker === row.original.id).length },
   ];
   return (
     <DataTable
