@@ -124,7 +124,7 @@ test('a paused kind keeps its new job waiting, and runs it once resumed', async 
   const confirm = page.getByRole('dialog', { name: 'Pause send_mail' });
   await expect(confirm).toContainText('No new send_mail job will start until you resume it.');
   await confirm.getByRole('button', { name: 'Pause', exact: true }).click();
-  await expect(page.getByText('send_mail paused')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'send_mail paused' })).toBeVisible();
   await expect(sendMailRow(page).getByText('Paused', { exact: true })).toBeVisible();
   await expect(sendMailRow(page).getByRole('button', { name: 'Resume send_mail' })).toBeVisible();
   expect(sql(`SELECT count(*) FROM job_kind_pauses WHERE kind = 'send_mail'`)).toBe('1');
@@ -140,7 +140,7 @@ test('a paused kind keeps its new job waiting, and runs it once resumed', async 
   await page.screenshot({ path: 'test-results/superadmin-jobs-paused.png', fullPage: true });
 
   await sendMailRow(page).getByRole('button', { name: 'Resume send_mail' }).click();
-  await expect(page.getByText('send_mail resumed')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'send_mail resumed' })).toBeVisible();
   await expect(sendMailRow(page).getByRole('button', { name: 'Pause send_mail' })).toBeVisible();
   await expect(sendMailRow(page).getByText('Paused', { exact: true })).toHaveCount(0);
   await expect.poll(() => status(second), { timeout: 20_000 }).toBe('Done');

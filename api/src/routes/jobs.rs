@@ -78,7 +78,7 @@ pub struct Operations {
     pub heartbeat_secs: u64,
     /// The periodic jobs: schedule, last run, next run.
     pub periodic: Vec<Periodic>,
-    /// What the workers run now, oldest first (`worker`: the queue's `kind@process`).
+    /// What the workers run now, oldest first (`worker`: the id of the worker process that holds it).
     pub running: Vec<RunningJob>,
     /// The paused kinds: the workers start none of their jobs until they are resumed.
     pub paused: Vec<Pause>,
