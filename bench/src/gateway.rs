@@ -650,6 +650,66 @@ async fn tally(l: &mut Load, res: reqwest::Result<reqwest::Response>) {
     }
 }
 
+/// `gateway-latency [RATES]`: the latency of a metered call (hot key, no Redis) and of a direct
+/// call to the upstream, open loop at each rate (comma-separated calls/s), 5 s each: a fixed
+/// cost shows at every rate, queueing only as the rate nears the ceiling.
+pub fn latency(args: Vec<String>) -> anyhow::Result<()> {
+    let rates: Vec<f64> = args
+        .first()
+        .map_or("50,200,500,1000", String::as_str)
+        .split(',')
+        .map(|r| r.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .context("RATES: comma-separated numbers")?;
+    let upstream = start_upstream()?;
+    let server_rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let client = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let redis_url =
+        std::env::var("BENCH_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379/11".into());
+    client.block_on(flush_redis(&redis_url))?;
+    let db = server_rt.block_on(testkit::TestDb::new());
+    let (p, stop) = server_rt.block_on(start_platform(&db, &upstream, &redis_url))?;
+    println!(
+        "{:>8} {:>12} {:>12} {:>12} {:>12}",
+        "calls/s", "metered p50", "metered p99", "direct p50", "direct p99"
+    );
+    for rate in rates {
+        let secs = Duration::from_secs(5);
+        let (metered, _) = client.block_on(paced_latency(
+            &format!("{}/api/v1/verify/{SERVICE}", p.plain),
+            Some(&p.hot_key),
+            rate,
+            secs,
+        ))?;
+        let (direct, _) = client.block_on(paced_latency(
+            &format!("{}/v1/{SERVICE}", p.upstream),
+            None,
+            rate,
+            secs,
+        ))?;
+        println!(
+            "{:>8.0} {:>12} {:>12} {:>12} {:>12}",
+            rate,
+            ms(pct(&metered, 50)),
+            ms(pct(&metered, 99)),
+            ms(pct(&direct, 50)),
+            ms(pct(&direct, 99))
+        );
+    }
+    let _ = stop.send(());
+    std::thread::sleep(Duration::from_millis(500));
+    let name = db.name.clone();
+    drop(db);
+    client.block_on(drop_database(&name))?;
+    client.block_on(flush_redis(&redis_url))?;
+    Ok(())
+}
+
 /// Open loop: a call every 1/rate seconds whatever the answers, latency of each 2xx.
 async fn paced_latency(
     url: &str,

@@ -48,6 +48,11 @@ const BENCHMARKS: &[Entry] = &[
         gateway::run,
     ),
     (
+        "gateway-latency",
+        "p50/p99 of a metered call beside a direct upstream call at each of RATES calls/s (default 50,200,500,1000): where the latency starts to queue",
+        gateway::latency,
+    ),
+    (
         "gateway-api",
         "(started by `gateway`) one api process on the benchmark's database",
         gateway::api_process,

@@ -793,28 +793,42 @@ struct Request {
 /// The charging task of one api process; cheap to clone.
 #[derive(Clone)]
 pub struct Charger {
+    /// Charges and refunds (they lock wallets).
     tx: mpsc::Sender<Request>,
+    /// Successful settlements (no wallet moves).
+    settled_tx: mpsc::Sender<Request>,
 }
 
 impl Charger {
-    /// Starts the task on the current runtime. It ends when every `Charger` clone is dropped.
+    /// Starts the two tasks on the current runtime. They end when every `Charger` clone is dropped.
     pub fn spawn(pool: PgPool) -> Self {
         let (tx, rx) = mpsc::channel(MAX_BATCH * 16);
-        tokio::spawn(run(pool, rx));
-        Self { tx }
+        let (settled_tx, settled_rx) = mpsc::channel(MAX_BATCH * 16);
+        tokio::spawn(run(pool.clone(), rx));
+        tokio::spawn(run(pool, settled_rx));
+        Self { tx, settled_tx }
     }
 
     pub async fn charge(&self, c: Charge) -> Result<Outcome> {
-        self.submit(Item::Charge(c)).await
+        Self::submit(&self.tx, Item::Charge(c)).await
     }
 
+    /// A successful call's settlement moves no money (it marks the transaction and writes its
+    /// log), so it goes to a task of its own: its writes and its commit overlap the charges'
+    /// instead of queueing behind them. A refund moves money and goes with the charges, whose
+    /// task locks the wallets.
     pub async fn settle(&self, s: Settle) -> Result<Outcome> {
-        self.submit(Item::Settle(s)).await
+        let channel = if s.success {
+            &self.settled_tx
+        } else {
+            &self.tx
+        };
+        Self::submit(channel, Item::Settle(s)).await
     }
 
-    async fn submit(&self, item: Item) -> Result<Outcome> {
+    async fn submit(channel: &mpsc::Sender<Request>, item: Item) -> Result<Outcome> {
         let (reply, rx) = oneshot::channel();
-        self.tx
+        channel
             .send(Request { item, reply })
             .await
             .map_err(|_| Error::Other(anyhow::anyhow!("the charging task has stopped")))?;
