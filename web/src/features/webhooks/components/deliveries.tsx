@@ -1,7 +1,8 @@
 // One endpoint's delivery log: each event with its status, every attempt (status code, latency,
 // the answer's first 1 KB) and the next attempt's time; Replay sends the event again.
 import type { ColumnDef } from '@tanstack/react-table';
-import { DataTable, usePageParam } from '@/components/ui/data-table';
+import { usePageParam } from '@/components/ui/data-table';
+import { QueryTable } from '@/components/ui/query-table';
 import { formatDate } from '@/lib/format';
 import type { Delivery, Endpoint, WebhookScope } from '../api/types';
 import { DELIVERIES_PAGE_SIZE, useDeliveries, useReplay } from '../api/webhooks';
@@ -67,13 +68,11 @@ export function Deliveries({ scope, endpoint, onError }: { scope: WebhookScope; 
       <h2 className="panel-title">
         Deliveries to <code className="break-all">{endpoint.url}</code>
       </h2>
-      <DataTable
+      <QueryTable
+        query={q}
         columns={columns}
-        data={q.data?.items ?? []}
-        pageCount={q.data?.pages ?? 1}
         pageSize={DELIVERIES_PAGE_SIZE}
         pageParam="deliveries"
-        isLoading={q.isLoading}
         emptyText="No deliveries yet. Send a test event."
         getRowId={(d) => String(d.id)}
       />
