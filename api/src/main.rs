@@ -6,7 +6,7 @@ use std::{process::ExitCode, sync::Arc};
 use api::AppState;
 use domain::infra::config::{self, Config};
 
-const USAGE: &str = "usage: api <serve|migrate|seed|create-superadmin EMAIL>   (create-superadmin reads the password from SUPERADMIN_PASSWORD)";
+const USAGE: &str = "usage: api <serve|migrate|seed|create-superadmin EMAIL|openapi>   (create-superadmin reads the password from SUPERADMIN_PASSWORD; openapi prints the OpenAPI document)";
 
 fn main() -> ExitCode {
     config::load_dotenv();
@@ -25,6 +25,7 @@ fn main() -> ExitCode {
             Some("migrate") => migrate().await,
             Some("seed") => seed().await,
             Some("create-superadmin") => create_superadmin(args.get(1).cloned()).await,
+            Some("openapi") => openapi(),
             Some(other) => Err(anyhow::anyhow!("unknown command {other:?}; {USAGE}")),
         }
     });
@@ -32,6 +33,16 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(format!("{e:#}")),
     }
+}
+
+/// Prints the OpenAPI document (no configuration or database needed): `scripts/test` validates
+/// it with openapi-spec-validator.
+fn openapi() -> anyhow::Result<()> {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&api::openapi::document())?
+    );
+    Ok(())
 }
 
 fn fail(message: String) -> ExitCode {

@@ -55,9 +55,78 @@ impl utoipa::Modify for SecuritySchemes {
 pub fn document() -> utoipa::openapi::OpenApi {
     // Built once: the router is assembled only to read its paths.
     static DOCUMENT: LazyLock<utoipa::openapi::OpenApi> = LazyLock::new(|| {
-        OpenApiRouter::with_openapi(ApiDoc::openapi())
+        let mut doc = OpenApiRouter::with_openapi(ApiDoc::openapi())
             .merge(routes::router())
-            .into_openapi()
+            .into_openapi();
+        unique_operation_ids(&mut doc);
+        doc
     });
     DOCUMENT.clone()
+}
+
+/// Operation ids are the handlers' names, and handlers of different areas share names (`login`
+/// of partners and of end users): OpenAPI wants them unique, as generated clients name their
+/// methods by them. A shared name gets its area in front (`me_login`, `partner_login`), or its
+/// whole path where that is not enough (`partner_users_api_keys_create`).
+fn unique_operation_ids(doc: &mut utoipa::openapi::OpenApi) {
+    use std::collections::HashMap;
+    fn operations(
+        doc: &mut utoipa::openapi::OpenApi,
+    ) -> impl Iterator<Item = (&String, &mut utoipa::openapi::path::Operation)> {
+        doc.paths.paths.iter_mut().flat_map(|(path, item)| {
+            [
+                item.get.as_mut(),
+                item.put.as_mut(),
+                item.post.as_mut(),
+                item.delete.as_mut(),
+                item.patch.as_mut(),
+            ]
+            .into_iter()
+            .flatten()
+            .map(move |op| (path, op))
+        })
+    }
+    // The path's fixed segments after `/api/v1`, as an identifier.
+    fn segments(path: &str) -> Vec<String> {
+        path.trim_start_matches("/api/v1/")
+            .split('/')
+            .filter(|s| !s.is_empty() && !s.starts_with('{'))
+            .map(|s| s.replace('-', "_"))
+            .collect()
+    }
+    let mut uses: HashMap<String, usize> = HashMap::new();
+    for (_, op) in operations(doc) {
+        if let Some(id) = &op.operation_id {
+            *uses.entry(id.clone()).or_default() += 1;
+        }
+    }
+    // Every id in use stays taken; a shared one takes the first free of its candidates.
+    let mut taken: std::collections::HashSet<String> = uses.keys().cloned().collect();
+    let mut by_area: HashMap<String, usize> = HashMap::new();
+    for (path, op) in operations(doc) {
+        if let Some(id) = op.operation_id.as_ref().filter(|id| uses[*id] > 1) {
+            let area = segments(path).first().cloned().unwrap_or_default();
+            *by_area.entry(format!("{area}_{id}")).or_default() += 1;
+        }
+    }
+    for (path, op) in operations(doc) {
+        let Some(id) = op.operation_id.clone().filter(|id| uses[id] > 1) else {
+            continue;
+        };
+        let parts = segments(path);
+        let area = format!("{}_{id}", parts.first().cloned().unwrap_or_default());
+        let whole = format!("{}_{id}", parts.join("_"));
+        let chosen = [area.clone(), whole.clone()]
+            .into_iter()
+            .filter(|c| *c != area || by_area[&area] == 1)
+            .find(|c| !taken.contains(c))
+            .unwrap_or_else(|| {
+                (2..)
+                    .map(|n| format!("{whole}_{n}"))
+                    .find(|c| !taken.contains(c))
+                    .expect("a free name")
+            });
+        taken.insert(chosen.clone());
+        op.operation_id = Some(chosen);
+    }
 }

@@ -599,3 +599,21 @@ mod tests {
         }
     }
 }
+
+/// A live API's request, for the OpenAPI document's examples of `POST /verify/{service}`.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct RequestShape {
+    pub service: String,
+    pub name: String,
+    pub required_fields: Vec<String>,
+}
+
+/// Every API that is on and not hidden by the super admin, by service.
+pub async fn request_shapes(conn: &mut PgConnection) -> Result<Vec<RequestShape>> {
+    Ok(sqlx::query_as(
+        "SELECT service, name, required_fields FROM api_catalogue
+          WHERE status AND NOT is_hidden ORDER BY service",
+    )
+    .fetch_all(conn)
+    .await?)
+}

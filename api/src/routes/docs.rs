@@ -1,18 +1,79 @@
 //! The OpenAPI document and a browsable page for it (self-contained: no CDN).
 
-use axum::{Json, response::Html, routing::get};
+use axum::{Json, extract::State, http::HeaderMap, response::Html, routing::get};
+use serde_json::{Value, json};
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::AppState;
+use crate::{AppState, error::ApiResult, sites};
 
 // The document describes the API, not itself: these two routes stay out of it.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .route(
-            "/openapi.json",
-            get(|| async { Json(crate::openapi::document()) }),
-        )
+        .route("/openapi.json", get(openapi))
         .route("/docs", get(|| async { Html(DOCS_PAGE) }))
+}
+
+/// The paths a partner's end users call: the gateway (and its batches) and their own account.
+const END_USER_PATHS: [&str; 2] = ["/api/v1/verify", "/api/v1/me"];
+
+/// The document, with an example body per live API on `POST /verify/{service}` (from the
+/// catalogue, so a new API shows at once). On a partner's site it is that partner's reference:
+/// only what its end users call, titled with its name, its site as the server.
+async fn openapi(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+    let mut doc = serde_json::to_value(crate::openapi::document())
+        .map_err(crate::error::ApiError::internal)?;
+    let mut conn = state.pool.acquire().await?;
+    let shapes = domain::catalogue::request_shapes(&mut conn).await?;
+    let examples: serde_json::Map<String, Value> = shapes
+        .into_iter()
+        .map(|s| {
+            let body: serde_json::Map<String, Value> = s
+                .required_fields
+                .iter()
+                .map(|f| (f.clone(), Value::String(format!("<{f}>"))))
+                .collect();
+            (s.service, json!({"summary": s.name, "value": body}))
+        })
+        .collect();
+    if let Some(body) =
+        doc.pointer_mut("/paths/~1api~1v1~1verify~1{service}/post/requestBody/content")
+        && let Some(content) = body.as_object_mut()
+    {
+        let json_body = content
+            .entry("application/json")
+            .or_insert_with(|| json!({"schema": {"type": "object"}}));
+        json_body["examples"] = Value::Object(examples);
+    }
+    drop(conn);
+    let site = match sites::requested_subdomain(&state, None, &headers) {
+        Some(sub) => sites::site_branding(&state, &sub).await?,
+        None => None,
+    };
+    if let Some(site) = site {
+        if let Some(paths) = doc["paths"].as_object_mut() {
+            paths.retain(|path, _| END_USER_PATHS.iter().any(|p| path.starts_with(p)));
+        }
+        let name = site
+            .title
+            .clone()
+            .filter(|t| !t.trim().is_empty())
+            .unwrap_or_else(|| site.user_name.clone());
+        doc["info"]["title"] = json!(format!("{name} API"));
+        doc["info"]["description"] = json!(format!(
+            "The verification API of {name}. Money is integer paise (`*_paise`). Errors: `{{\"error\":{{\"code\",\"message\",\"fields\"}}}}`. The gateway takes your key in `X-Api-Key`."
+        ));
+        let scheme = if state.config.public_url.starts_with("https://") {
+            "https"
+        } else {
+            "http"
+        };
+        let host = headers
+            .get(http::header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .unwrap_or_default();
+        doc["servers"] = json!([{"url": format!("{scheme}://{host}"), "description": name}]);
+    }
+    Ok(Json(doc))
 }
 
 /// The page's one inline script, which the Content-Security-Policy allows by its hash.
@@ -47,6 +108,7 @@ fetch('/api/openapi.json').then(r=>r.json()).then(doc=>{
       const tag=(op.tags&&op.tags[0])||'other';(byTag[tag]=byTag[tag]||[]).push({path,method,op});
     }
   }
+  const title=(doc.info&&doc.info.title)||'API';document.title=title;document.querySelector('h1').textContent=title;
   const root=document.getElementById('root');root.textContent='';
   const p=document.createElement('p');p.textContent=(doc.info&&doc.info.description)||'';root.appendChild(p);
   for(const tag of Object.keys(byTag).sort()){

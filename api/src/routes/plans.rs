@@ -126,16 +126,17 @@ pub async fn set_slab_prices(
 }
 
 /// Add New Service (Plans): one service's price on one slab.
+// Each field defaults on its own, not the struct: a struct-level default would put the missing
+// price's `null` into the schema as the default of an integer (an invalid document).
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
-#[serde(default)]
 pub struct AddServiceRequest {
     /// default, standard, premium or pro.
-    #[serde(alias = "type", alias = "plan")]
+    #[serde(default, alias = "type", alias = "plan")]
     pub plan_type: Option<String>,
-    #[serde(alias = "service_name")]
+    #[serde(default, alias = "service_name")]
     pub service: Option<String>,
     /// A whole number of paise, a JSON integer (`price` is an alias).
-    #[serde(alias = "price")]
+    #[serde(default, alias = "price")]
     #[schema(value_type = i64)]
     pub price_paise: domain::money::Paise,
 }

@@ -720,3 +720,49 @@ async fn onboarding_needs_a_partner_session_and_bad_bodies_never_500() {
         .await;
     assert_eq!(s, 200);
 }
+
+#[tokio::test]
+async fn a_partner_site_serves_its_own_api_reference() {
+    let app = TestApp::spawn().await;
+    demo_like(&app).await;
+    crate::fixtures::api(&app, "pan_lookup", 500).await;
+    let doc_on = |host: Option<&'static str>| {
+        let mut req = app.client.get(app.url("/api/openapi.json"));
+        if let Some(h) = host {
+            req = req.header("host", h);
+        }
+        async move { req.send().await.unwrap().json::<Value>().await.unwrap() }
+    };
+
+    // The platform's document: every path, an example body per live API.
+    let doc = doc_on(None).await;
+    let examples = &doc["paths"]["/api/v1/verify/{service}"]["post"]["requestBody"]["content"]["application/json"]
+        ["examples"];
+    assert!(examples["pan_lookup"]["value"].is_object(), "{examples}");
+    assert!(doc["paths"].get("/api/v1/partner/login").is_some());
+
+    // The partner's site: only what its end users call, under its name and its address.
+    let doc = doc_on(Some("demo.localhost:8080")).await;
+    let paths: Vec<&String> = doc["paths"].as_object().unwrap().keys().collect();
+    assert!(
+        paths.iter().any(|p| p.starts_with("/api/v1/verify")),
+        "{paths:?}"
+    );
+    assert!(
+        paths.iter().any(|p| p.starts_with("/api/v1/me")),
+        "{paths:?}"
+    );
+    assert!(
+        paths
+            .iter()
+            .all(|p| p.starts_with("/api/v1/verify") || p.starts_with("/api/v1/me")),
+        "{paths:?}"
+    );
+    assert_eq!(doc["info"]["title"], "Demo KYC - Home API");
+    assert_eq!(doc["servers"][0]["url"], "http://demo.localhost:8080");
+    assert!(
+        doc["paths"]["/api/v1/verify/{service}"]["post"]["requestBody"]["content"]
+            ["application/json"]["examples"]["pan_lookup"]
+            .is_object()
+    );
+}
