@@ -201,7 +201,9 @@ async fn charge_and_call(
         );
         Err(e)
     };
-    if call.sandbox {
+    // A sandbox call's answer is known before its charge: a success is charged and settled in
+    // one write; a failure (its test value) goes the live way, charged then refunded.
+    let known = if call.sandbox {
         let answer = call::answer(
             &state.gateway.http,
             &state.config,
@@ -211,35 +213,45 @@ async fn charge_and_call(
             &input,
         )
         .await;
-        charge.settled = Some(log(answer.vpid()));
-        let transaction_id = match state.gateway.charger.charge(charge).await? {
-            Outcome::Charged { transaction_id, .. } => transaction_id,
-            _ => return insufficient(),
-        };
-        state.metrics.gateway_call(
-            &call.price.service,
-            &call.price.category,
-            true,
-            None,
-            started.elapsed(),
-        );
-        return Ok(verified(answer, transaction_id, charged_paise, true, vid));
-    }
+        if answer.outcome().0 {
+            charge.settled = Some(log(answer.vpid()));
+            let transaction_id = match state.gateway.charger.charge(charge).await? {
+                Outcome::Charged { transaction_id, .. } => transaction_id,
+                _ => return insufficient(),
+            };
+            state.metrics.gateway_call(
+                &call.price.service,
+                &call.price.category,
+                true,
+                None,
+                started.elapsed(),
+            );
+            return Ok(verified(answer, transaction_id, charged_paise, true, vid));
+        }
+        Some(answer)
+    } else {
+        None
+    };
     let transaction_id = match state.gateway.charger.charge(charge).await? {
         Outcome::Charged { transaction_id, .. } => transaction_id,
         _ => return insufficient(),
     };
 
     let upstream_started = Instant::now();
-    let answer = call::answer(
-        &state.gateway.http,
-        &state.config,
-        &caller,
-        &call,
-        &headers,
-        &input,
-    )
-    .await;
+    let answer = match known {
+        Some(answer) => answer,
+        None => {
+            call::answer(
+                &state.gateway.http,
+                &state.config,
+                &caller,
+                &call,
+                &headers,
+                &input,
+            )
+            .await
+        }
+    };
     let upstream = Some(upstream_started.elapsed());
     let (success, status_code) = answer.outcome();
     let settled = state
@@ -270,7 +282,7 @@ async fn charge_and_call(
         started.elapsed(),
     );
     let charged = if kept { charged_paise } else { 0 };
-    Ok(verified(answer, transaction_id, charged, false, vid))
+    Ok(verified(answer, transaction_id, charged, call.sandbox, vid))
 }
 
 fn verified(

@@ -5,7 +5,8 @@
 //!
 //! 1. calls/s with 64 concurrent clients, (a) one partner with one hot user, (b) 50 partners x
 //!    20 users, each with and without Redis (`BENCH_REDIS_URL`, default DB 11 of
-//!    redis://127.0.0.1:6379; only that DB is flushed); (a) with a sandbox key (charged and
+//!    redis://127.0.0.1:6379; only that DB is flushed); (a) with a sandbox key (its partner charges
+//!    sandbox calls: charged and
 //!    settled in one write); (a) and (b) through two api processes (this binary re-run as
 //!    `gateway-api`) sharing the load; refusals/s (401 unknown key, 403 inactive user, 429 over
 //!    the limit) on an instance with a limit of one call a minute; and, as the step-by-step
@@ -423,8 +424,8 @@ async fn start_platform(
     .await?;
 
     let partners: Vec<i64> = sqlx::query_scalar(
-        "INSERT INTO partners (first_name, last_name, email, phone_number, user_name, password_hash, email_verified_at, sandbox_enabled, api_base_url, base_url_status)
-         SELECT 'Bench', 'Partner', 'gwbench' || i || '@bench.test', '9876543210', 'gwbench' || i, 'x', now(), false, $1, true
+        "INSERT INTO partners (first_name, last_name, email, phone_number, user_name, password_hash, email_verified_at, sandbox_enabled, api_base_url, base_url_status, charge_sandbox)
+         SELECT 'Bench', 'Partner', 'gwbench' || i || '@bench.test', '9876543210', 'gwbench' || i, 'x', now(), false, $1, true, true
            FROM generate_series(0, 50) i ORDER BY i RETURNING id",
     )
     .bind(upstream)

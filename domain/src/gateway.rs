@@ -54,6 +54,8 @@ pub struct Caller {
     pub test_mode: bool,
     /// The super admin's Batch Processing for the partner: batches may be submitted.
     pub batch_processing: bool,
+    /// The partner charges its sandbox calls (off: they are free).
+    pub charge_sandbox: bool,
     /// The partner's own API base URL, when set and switched on.
     pub base_url: Option<String>,
     pub ip_blocked: bool,
@@ -101,6 +103,7 @@ macro_rules! caller_sql {
             "SELECT ", $key, ", u.partner_id, u.id AS user_id,
                     u.is_active AS user_active, u.full_access, p.is_active AS partner_active,
                     p.server_security, p.restrict_all_apis, p.sandbox_enabled AS test_mode, p.batch_processing,
+                    p.charge_sandbox,
                     CASE WHEN p.base_url_status THEN NULLIF(p.api_base_url, '') END AS base_url, ", $ip, ",
                     (SELECT id FROM wallets WHERE user_id = u.id AND kind = 'api') AS user_wallet_id,
                     (SELECT id FROM wallets WHERE partner_id = u.partner_id AND user_id IS NULL AND kind = 'api') AS partner_wallet_id

@@ -210,6 +210,7 @@ test('My Account: Basic refuses a non-https link, Settings apply at once, Contac
   // Leave it as it was: the other specs call the gateway from addresses nobody whitelisted.
   await page.getByRole('radiogroup', { name: 'Server Security' }).getByRole('radio', { name: wasOn ? 'Enabled' : 'Disabled' }).click();
   await expect(page.getByText(`Server Security ${wasOn ? 'enabled' : 'disabled'}`)).toBeVisible();
+  await expect(page.getByRole('radiogroup', { name: 'Charge sandbox calls' })).toBeVisible();
   await page.screenshot({ path: 'test-results/console-my-account-settings.png' });
 
   await page.getByRole('tab', { name: 'SMTP' }).click();

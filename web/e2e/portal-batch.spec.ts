@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { adminEmail, adminPassword, paiseOf } from './support/sign-in';
+import { sql } from './support/sql';
 import { killAllWorkers, startWorker } from './support/workers';
 
 // Batch verification on the seeded demo partner's site: the super admin turns Batch Processing
@@ -53,6 +54,8 @@ test.afterAll(async ({ request }) => {
 test('a batch of 100 rows survives its workers being killed half-way, each row charged once', async ({ page, request }) => {
   test.setTimeout(180_000);
   await setBatchProcessing(request, true);
+  // Sandbox rows are free unless the partner charges them: the demo partner does here.
+  sql("UPDATE partners SET charge_sandbox = true WHERE user_name = 'demo'");
   await signIn(page);
   await expect(page.getByTestId('api-wallet')).toHaveText(/₹[1-9]/);
   const before = paiseOf(await page.getByTestId('api-wallet').textContent());

@@ -397,6 +397,8 @@ async fn gateway_sandbox_calls_answer_the_sample_and_never_reach_the_upstream() 
     let app = TestApp::spawn().await;
     let up = Upstream::start().await;
     let s = gs::live(&app, "acme", &up.base, "pan_check", 300, 1_000, 1_000).await;
+    // Metered like live calls: this partner charges its sandbox calls.
+    gs::charge_sandbox(&app, s.partner_id).await;
     sqlx::query("INSERT INTO sandbox_apis (api_id) VALUES ($1)")
         .bind(s.api_id)
         .execute(&app.db.pool)
@@ -419,7 +421,7 @@ async fn gateway_sandbox_calls_answer_the_sample_and_never_reach_the_upstream() 
         &json!({"id_number": "X"}),
     )
     .await;
-    assert_eq!((st, b), (200, json!({"status": "ok"})));
+    assert_eq!((st, gs::sample_of(b)), (200, json!({"status": "ok"})));
     assert_eq!(h["x-charged-paise"], "300");
 
     // A partner in Test api mode: a live key gets the sample too.
@@ -437,7 +439,7 @@ async fn gateway_sandbox_calls_answer_the_sample_and_never_reach_the_upstream() 
         &json!({"id_number": "X"}),
     )
     .await;
-    assert_eq!((st, b), (200, json!({"status": "ok"})));
+    assert_eq!((st, gs::sample_of(b)), (200, json!({"status": "ok"})));
 
     // A sandbox key only calls the sandbox list.
     gs::live(&app, "other", &up.base, "gst_check", 100, 0, 0).await;

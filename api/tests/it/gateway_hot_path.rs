@@ -389,6 +389,7 @@ async fn gateway_a_sandbox_call_is_charged_and_settled_in_one_write() {
     let app = TestApp::spawn().await;
     let up = Upstream::start().await;
     let s = gs::live(&app, "acme", &up.base, "pan_check", 100, 1_000, 1_000).await;
+    gs::charge_sandbox(&app, s.partner_id).await;
     sqlx::query("INSERT INTO sandbox_apis (api_id) VALUES ($1)")
         .bind(s.api_id)
         .execute(&app.db.pool)
@@ -597,4 +598,74 @@ async fn gateway_an_idempotent_batch_submission_makes_one_batch() {
         fixtures::count(&app, "SELECT count(*) FROM batches").await,
         1
     );
+}
+
+#[tokio::test]
+async fn gateway_sandbox_calls_are_free_and_answer_by_the_test_values() {
+    let app = TestApp::spawn().await;
+    let up = Upstream::start().await;
+    let s = gs::live(&app, "acme", &up.base, "pan_check", 100, 0, 0).await;
+    sqlx::query("UPDATE api_catalogue SET response_code = $2 WHERE id = $1")
+        .bind(s.api_id)
+        .bind(json!({"status": "ok", "id_number": "ABCDE1234F", "data": {"id_number": "X", "name": "A"}}))
+        .execute(&app.db.pool)
+        .await
+        .unwrap();
+    sqlx::query("INSERT INTO sandbox_apis (api_id) VALUES ($1)")
+        .bind(s.api_id)
+        .execute(&app.db.pool)
+        .await
+        .unwrap();
+    gs::changed(&app).await;
+    let key = gs::key(&app, s.partner_id, s.user_id, "sandbox").await;
+    let call = |id: &'static str| {
+        let (app, key) = (&app, key.clone());
+        async move { gs::verify(app, &app.base, &key, "pan_check", &json!({"id_number": id})).await }
+    };
+
+    // Free by default, with empty wallets: recorded at ₹0; the input echoed, a fresh request id.
+    let (st, h, b) = call("PQRSX9876Z").await;
+    assert_eq!(st, 200, "{b}");
+    assert_eq!(h["x-charged-paise"], "0");
+    assert_eq!(b["id_number"], "PQRSX9876Z");
+    assert_eq!(b["data"]["id_number"], "PQRSX9876Z");
+    assert_eq!(b["data"]["name"], "A");
+    let (_, _, again) = call("PQRSX9876Z").await;
+    assert_ne!(b["request_id"], again["request_id"]);
+    assert_eq!(
+        crate::fixtures::count(&app, "SELECT count(*) FROM api_transactions WHERE mode = 'sandbox' AND status = 'success' AND user_amount_paise = 0 AND amount_paise = 0").await,
+        2
+    );
+
+    // Not found: a 200 with the status saying so.
+    let (st, _, b) = call("TEST_NOT_FOUND").await;
+    assert_eq!((st, b["status"].as_str()), (200, Some("not_found")), "{b}");
+
+    // The upstream failing: 502, refunded, nothing charged; with charging on too.
+    gs::charge_sandbox(&app, s.partner_id).await;
+    gs::credit(
+        &app,
+        domain::wallets::Owner::User {
+            partner_id: s.partner_id,
+            user_id: s.user_id,
+        },
+        1_000,
+    )
+    .await;
+    gs::credit(&app, domain::wallets::Owner::Partner(s.partner_id), 1_000).await;
+    let before = gs::balance(&app, s.user_wallet).await;
+    let (st, h, b) = call("TEST_UPSTREAM_FAILURE").await;
+    assert_eq!(
+        (st, b["error"]["code"].as_str()),
+        (502, Some("upstream_error")),
+        "{b}"
+    );
+    assert_eq!(h["x-charged-paise"], "0");
+    assert_eq!(gs::balance(&app, s.user_wallet).await, before);
+    // Charging on: a success is charged at the price.
+    let (st, h, _) = call("PQRSX9876Z").await;
+    assert_eq!((st, h["x-charged-paise"].to_str().unwrap()), (200, "100"));
+    assert_eq!(gs::balance(&app, s.user_wallet).await, before - 100);
+    assert_eq!(up.hits(), 0, "the sandbox never calls the upstream");
+    gs::audit(&app).await;
 }

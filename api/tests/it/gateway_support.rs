@@ -326,3 +326,27 @@ pub async fn audit(app: &TestApp) {
 pub async fn changed(app: &TestApp) {
     app.state.gateway.cache.sync(&app.db.pool).await;
 }
+
+/// A sandbox answer without its `request_id` (fresh on every call), to compare with the sample.
+pub fn sample_of(mut body: serde_json::Value) -> serde_json::Value {
+    if let Some(obj) = body.as_object_mut() {
+        let id = obj.remove("request_id");
+        assert!(
+            id.as_ref()
+                .and_then(|v| v.as_str())
+                .is_some_and(|s| s.len() == 36),
+            "a fresh request_id: {id:?}"
+        );
+    }
+    body
+}
+
+/// The partner charges its sandbox calls (off, they are free).
+pub async fn charge_sandbox(app: &TestApp, partner_id: i64) {
+    sqlx::query("UPDATE partners SET charge_sandbox = true WHERE id = $1")
+        .bind(partner_id)
+        .execute(&app.db.pool)
+        .await
+        .unwrap();
+    changed(app).await;
+}

@@ -37,6 +37,7 @@ async fn portal_transactions_show_the_users_side_only() {
     )
     .await;
     gs::credit(&app, Owner::Partner(a.partner.id), 5_000).await;
+    gs::charge_sandbox(&app, a.partner.id).await;
 
     let (status, body) = app
         .post(

@@ -27,7 +27,7 @@ async fn partner_settings_read_and_patch() {
         (s, b),
         (
             200,
-            json!({"server_security": false, "landing_page": true, "documentation_link": null})
+            json!({"server_security": false, "landing_page": true, "documentation_link": null, "charge_sandbox": false})
         )
     );
 
@@ -42,7 +42,7 @@ async fn partner_settings_read_and_patch() {
         (s, b.clone()),
         (
             200,
-            json!({"server_security": true, "landing_page": true, "documentation_link": null})
+            json!({"server_security": true, "landing_page": true, "documentation_link": null, "charge_sandbox": false})
         ),
         "{b}"
     );
@@ -50,7 +50,7 @@ async fn partner_settings_read_and_patch() {
     assert_eq!(s, 200);
     assert_eq!(
         b,
-        json!({"server_security": true, "landing_page": false, "documentation_link": "https://docs.alpha.in/api?v=1#top"})
+        json!({"server_security": true, "landing_page": false, "documentation_link": "https://docs.alpha.in/api?v=1#top", "charge_sandbox": false})
     );
     let (_, again) = app.get("/api/v1/partner/settings", Some(&p.token)).await;
     assert_eq!(again, b);
@@ -108,13 +108,13 @@ async fn partner_settings_read_and_patch() {
     let (_, b) = patch(
         &app,
         "/api/v1/partner/settings",
-        &json!({"documentation_link": ""}),
+        &json!({"documentation_link": "", "charge_sandbox": true}),
         &p.token,
     )
     .await;
     assert_eq!(
         b,
-        json!({"server_security": true, "landing_page": false, "documentation_link": null})
+        json!({"server_security": true, "landing_page": false, "documentation_link": null, "charge_sandbox": true})
     );
     assert_eq!(
         app.get("/api/v1/partner/settings", Some(&app.superadmin_token()))

@@ -394,6 +394,7 @@ mod tests {
                 restrict_all_apis: false,
                 test_mode: false,
                 batch_processing: false,
+                charge_sandbox: false,
                 base_url: None,
                 ip_blocked: false,
                 ip_listed: false,

@@ -39,7 +39,13 @@ pub async fn charge_of(
     call: &Call,
     idempotency_key: Option<String>,
 ) -> Result<Charge> {
-    let (amount, user_amount) = (call.price.amount_paise, call.price.user_amount_paise);
+    // A sandbox call is free unless the partner charges them (to rehearse the money flow): it
+    // is still recorded, at ₹0, with no wallet touched.
+    let (amount, user_amount) = if call.sandbox && !caller.charge_sandbox {
+        (0, 0)
+    } else {
+        (call.price.amount_paise, call.price.user_amount_paise)
+    };
     let (mut user_wallet_id, mut partner_wallet_id) =
         (caller.user_wallet_id, caller.partner_wallet_id);
     if (user_amount > 0 && user_wallet_id.is_none()) || (amount > 0 && partner_wallet_id.is_none())
@@ -132,14 +138,66 @@ pub async fn answer(
     input: &serde_json::Map<String, serde_json::Value>,
 ) -> Upstream {
     if call.sandbox {
-        Upstream::Answered {
-            status: 200,
-            body: Bytes::from(serde_json::to_vec(&call.endpoint.response_code).unwrap_or_default()),
-            vpid: String::new(),
-            content_type: None,
-        }
+        sandbox_answer(&call.endpoint.response_code, input)
     } else {
         upstream(http, config, caller, call, headers, input).await
+    }
+}
+
+/// The sandbox's test values (README, "Sandbox calls"): any input field holding one of them
+/// decides the answer, whatever the API.
+pub const SANDBOX_NOT_FOUND: &str = "TEST_NOT_FOUND";
+pub const SANDBOX_UPSTREAM_FAILURE: &str = "TEST_UPSTREAM_FAILURE";
+
+/// A sandbox call's answer, by the documented test values: `TEST_UPSTREAM_FAILURE` in any field
+/// fails as an upstream would (502, so the call is refunded); `TEST_NOT_FOUND` finds no record
+/// (200, `status: not_found`); anything else succeeds with the catalogue's sample, the input's
+/// values in the sample's fields of the same names, and a fresh `request_id`.
+pub fn sandbox_answer(
+    sample: &serde_json::Value,
+    input: &serde_json::Map<String, serde_json::Value>,
+) -> Upstream {
+    let holds = |value: &str| input.values().any(|v| v.as_str() == Some(value));
+    let request_id = uuid::Uuid::new_v4().to_string();
+    let (status, body) = if holds(SANDBOX_UPSTREAM_FAILURE) {
+        (
+            502,
+            serde_json::json!({"error": "The verification source failed (sandbox test value)", "request_id": request_id}),
+        )
+    } else if holds(SANDBOX_NOT_FOUND) {
+        (
+            200,
+            serde_json::json!({"status": "not_found", "message": "No record matches the input (sandbox test value)", "request_id": request_id}),
+        )
+    } else {
+        let mut body = sample.clone();
+        echo_input(&mut body, input);
+        if let Some(obj) = body.as_object_mut() {
+            obj.insert("request_id".into(), serde_json::Value::String(request_id));
+        }
+        (200, body)
+    };
+    Upstream::Answered {
+        status,
+        body: Bytes::from(serde_json::to_vec(&body).unwrap_or_default()),
+        vpid: String::new(),
+        content_type: None,
+    }
+}
+
+/// The input's values in the sample's fields of the same names, at any depth.
+fn echo_input(value: &mut serde_json::Value, input: &serde_json::Map<String, serde_json::Value>) {
+    match value {
+        serde_json::Value::Object(obj) => {
+            for (k, v) in obj.iter_mut() {
+                match input.get(k) {
+                    Some(given) if !v.is_object() && !v.is_array() => *v = given.clone(),
+                    _ => echo_input(v, input),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| echo_input(v, input)),
+        _ => {}
     }
 }
 

@@ -25,6 +25,9 @@ pub struct PartnerSettings {
     pub server_security: bool,
     pub landing_page: bool,
     pub documentation_link: Option<String>,
+    /// Sandbox calls are charged at the live prices (to rehearse the money flow); off, they are
+    /// free (recorded at ₹0).
+    pub charge_sandbox: bool,
 }
 
 /// A PATCH: absent fields stay; `documentation_link: ""` clears the link.
@@ -34,6 +37,7 @@ pub struct PartnerSettingsPatch {
     pub server_security: Option<bool>,
     pub landing_page: Option<bool>,
     pub documentation_link: Option<String>,
+    pub charge_sandbox: Option<bool>,
 }
 
 /// Client details → Settings and Documentation, as the super admin sets them.
@@ -108,7 +112,7 @@ fn documentation_link(v: &mut Violations, raw: &Option<String>) -> Option<Option
 
 pub async fn partner(conn: &mut PgConnection, partner_id: i64) -> Result<PartnerSettings> {
     sqlx::query_as(
-        "SELECT server_security, landing_page, documentation_link FROM partners WHERE id = $1",
+        "SELECT server_security, landing_page, documentation_link, charge_sandbox FROM partners WHERE id = $1",
     )
     .bind(partner_id)
     .fetch_optional(conn)
@@ -128,14 +132,16 @@ pub async fn update_partner(
     let before = partner(conn, partner_id).await?;
     let after: PartnerSettings = sqlx::query_as(
         "UPDATE partners SET server_security = COALESCE($2, server_security), landing_page = COALESCE($3, landing_page),
-                documentation_link = CASE WHEN $4 THEN $5 ELSE documentation_link END, updated_at = now()
-          WHERE id = $1 RETURNING server_security, landing_page, documentation_link",
+                documentation_link = CASE WHEN $4 THEN $5 ELSE documentation_link END,
+                charge_sandbox = COALESCE($6, charge_sandbox), updated_at = now()
+          WHERE id = $1 RETURNING server_security, landing_page, documentation_link, charge_sandbox",
     )
     .bind(partner_id)
     .bind(p.server_security)
     .bind(p.landing_page)
     .bind(link.is_some())
     .bind(link.flatten())
+    .bind(p.charge_sandbox)
     .fetch_one(&mut *conn)
     .await?;
     audit_change(conn, actor, "partner.settings", partner_id, &before, &after).await?;

@@ -88,8 +88,8 @@ pub struct BatchPartner {
 impl BatchPartner {
     pub async fn create(pool: &PgPool, price: i64) -> Self {
         let partner_id: i64 = sqlx::query_scalar(
-            "INSERT INTO partners (first_name, last_name, email, phone_number, user_name, password_hash, email_verified_at, batch_processing)
-             VALUES ('Test', 'Partner', 'acme@partner.test', '9876543210', 'acme', 'x', now(), true) RETURNING id",
+            "INSERT INTO partners (first_name, last_name, email, phone_number, user_name, password_hash, email_verified_at, batch_processing, charge_sandbox)
+             VALUES ('Test', 'Partner', 'acme@partner.test', '9876543210', 'acme', 'x', now(), true, true) RETURNING id",
         )
         .fetch_one(pool)
         .await

@@ -4,7 +4,7 @@ import { api } from '@/lib/api-client';
 import { settingsKeys } from './keys';
 
 /** Server Security, Landing page and the documentation link (My Account). */
-export type PartnerSettings = { server_security: boolean; landing_page: boolean; documentation_link: string | null };
+export type PartnerSettings = { server_security: boolean; landing_page: boolean; documentation_link: string | null; charge_sandbox: boolean };
 
 export const settingsQueryOptions = () => queryOptions({ queryKey: settingsKeys.mine(), queryFn: () => api.get<PartnerSettings>('/partner/settings') });
 export function usePartnerSettings() {

@@ -1,11 +1,11 @@
-// My Account, Settings: Server Security and Landing page, each Enabled or Disabled, applied
-// the moment one is chosen. While Server Security is on the gateway lets only Whitelist IP's
-// addresses through.
+// My Account, Settings: Server Security, Landing page and Charge sandbox calls, each Enabled or
+// Disabled, applied the moment one is chosen. While Server Security is on the gateway lets only
+// Whitelist IP's addresses through; sandbox calls are free unless charging them is on.
 import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { errorMessage } from '@/lib/api-client';
 import { usePartnerSettings, useUpdateSettings, type PartnerSettings } from '../api/settings';
 
-type Flag = 'server_security' | 'landing_page';
+type Flag = 'server_security' | 'landing_page' | 'charge_sandbox';
 
 function EnabledDisabled({ name, label, hint, value, disabled, onChange }: { name: Flag; label: string; hint: string; value: boolean; disabled: boolean; onChange: (v: boolean) => void }) {
   return (
@@ -53,6 +53,14 @@ export function SiteSettings() {
         value={q.data.landing_page}
         disabled={update.isPending}
         onChange={(v) => set('landing_page', v, 'Landing page')}
+      />
+      <EnabledDisabled
+        name="charge_sandbox"
+        label="Charge sandbox calls"
+        hint="When enabled, your users' sandbox calls are charged at their live prices, to rehearse the money flow; otherwise they are free."
+        value={q.data.charge_sandbox}
+        disabled={update.isPending}
+        onChange={(v) => set('charge_sandbox', v, 'Charge sandbox calls')}
       />
     </div>
   );
