@@ -217,6 +217,9 @@ pub enum Mail {
     BankStatementDecided { request_id: i64 },
     /// A webhook endpoint failed every delivery for 5 days and was disabled: to its owner.
     WebhookDisabled { endpoint_id: i64 },
+    /// My Account, Profile: the partner's sign-in address changed; the notice goes to the old
+    /// address, so a change its owner did not make does not go unseen.
+    PartnerEmailChanged { partner_id: i64, old_email: String },
 }
 
 impl Task for SendMail {

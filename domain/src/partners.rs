@@ -43,34 +43,29 @@ fn is_phone(s: &str) -> bool {
         && s.bytes().filter(u8::is_ascii_digit).count() >= 6
 }
 
-/// A sign-up that passed every rule.
-#[derive(Debug, Clone)]
-pub struct SignupForm {
+/// A partner's name, e-mail and phone as sign-up takes them; the profile of My Account changes
+/// them under the same rules and messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
     pub first_name: String,
     pub last_name: String,
     pub email: String,
     pub phone_number: String,
-    pub user_name: String,
-    pub password: String,
 }
 
-impl SignupForm {
-    pub fn parse(
+impl Identity {
+    /// Adds a message to `v` per field at fault; the values come back trimmed, the e-mail
+    /// normalised.
+    fn check(
+        v: &mut Violations,
         first_name: &str,
         last_name: &str,
         email: &str,
         phone_number: &str,
-        user_name: &str,
-        password: &str,
-    ) -> Result<Self> {
-        let (first_name, last_name, phone_number, user_name) = (
-            first_name.trim(),
-            last_name.trim(),
-            phone_number.trim(),
-            user_name.trim(),
-        );
+    ) -> Self {
+        let (first_name, last_name, phone_number) =
+            (first_name.trim(), last_name.trim(), phone_number.trim());
         let email = normalize_email(email);
-        let mut v = Violations::new();
         v.check(
             !first_name.is_empty(),
             "first_name",
@@ -113,6 +108,50 @@ impl SignupForm {
             "phone_number",
             "Please enter a valid phone number",
         );
+        Self {
+            first_name: first_name.into(),
+            last_name: last_name.into(),
+            email,
+            phone_number: phone_number.into(),
+        }
+    }
+
+    pub fn parse(
+        first_name: &str,
+        last_name: &str,
+        email: &str,
+        phone_number: &str,
+    ) -> Result<Self> {
+        let mut v = Violations::new();
+        let id = Self::check(&mut v, first_name, last_name, email, phone_number);
+        v.into_result()?;
+        Ok(id)
+    }
+}
+
+/// A sign-up that passed every rule.
+#[derive(Debug, Clone)]
+pub struct SignupForm {
+    pub first_name: String,
+    pub last_name: String,
+    pub email: String,
+    pub phone_number: String,
+    pub user_name: String,
+    pub password: String,
+}
+
+impl SignupForm {
+    pub fn parse(
+        first_name: &str,
+        last_name: &str,
+        email: &str,
+        phone_number: &str,
+        user_name: &str,
+        password: &str,
+    ) -> Result<Self> {
+        let user_name = user_name.trim();
+        let mut v = Violations::new();
+        let id = Identity::check(&mut v, first_name, last_name, email, phone_number);
         v.check(!user_name.is_empty(), "user_name", "User name is required");
         v.check(
             user_name.is_empty() || is_user_name(user_name),
@@ -128,10 +167,10 @@ impl SignupForm {
         }
         v.into_result()?;
         Ok(Self {
-            first_name: first_name.into(),
-            last_name: last_name.into(),
-            email,
-            phone_number: phone_number.into(),
+            first_name: id.first_name,
+            last_name: id.last_name,
+            email: id.email,
+            phone_number: id.phone_number,
             user_name: user_name.into(),
             password: password.into(),
         })

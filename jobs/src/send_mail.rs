@@ -187,6 +187,12 @@ async fn build(
         Mail::BankStatementDecided { request_id } => {
             trubank::decision_mail(conn, *request_id).await?
         }
+        Mail::PartnerEmailChanged {
+            partner_id,
+            old_email,
+        } => partners::credentials_by_id(conn, *partner_id)
+            .await?
+            .map(|c| texts::partner_email_changed(old_email, &c.first_name, &c.user_name)),
         Mail::WebhookDisabled { endpoint_id } => {
             webhooks::endpoints::disabled_notice(conn, *endpoint_id)
                 .await?

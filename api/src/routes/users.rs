@@ -6,7 +6,7 @@ use axum::{extract::State, http::StatusCode};
 use domain::{
     infra::paging::{Page, PageParams},
     mail::{Mail, SendMail},
-    partners::users::{self, NewUser, User},
+    partners::users::{self, Details, NewUser, User},
 };
 use serde::{Deserialize, Serialize};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -14,7 +14,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::{
     AppState,
     auth::{PartnerAuth, SuperAdminAuth},
-    error::ApiResult,
+    error::{ApiError, ApiResult},
     extract::{Json, Path, Query},
 };
 
@@ -23,6 +23,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(dashboard))
         .routes(routes!(list, create))
         .routes(routes!(one, update))
+        .routes(routes!(send_password_reset))
         .routes(routes!(client_list))
         .routes(routes!(client_one, client_update))
 }
@@ -53,8 +54,33 @@ pub async fn dashboard(
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct UsersQuery {
-    /// Matches name, e-mail, phone or user id.
+    /// Matches a part of the name, e-mail or phone, or the whole user id; at most 100
+    /// characters.
     pub q: Option<String>,
+}
+
+impl UsersQuery {
+    fn parse(self) -> ApiResult<users::Filter> {
+        let search = self
+            .q
+            .map(|q| q.trim().to_owned())
+            .filter(|q| !q.is_empty());
+        if let Some(q) = &search {
+            if q.chars().count() > 100 {
+                return Err(ApiError::field(
+                    "q",
+                    "Search text must be at most 100 characters",
+                ));
+            }
+            if !domain::infra::text::is_plain_text(q) {
+                return Err(ApiError::field(
+                    "q",
+                    "Search text contains invalid characters",
+                ));
+            }
+        }
+        Ok(users::Filter { search })
+    }
 }
 
 /// The partner's users, newest first.
@@ -65,16 +91,11 @@ pub async fn list(
     Query(q): Query<UsersQuery>,
     Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<User>>> {
+    let filter = q.parse()?;
     let mut conn = state.pool.acquire().await?;
     let page = paging.with_default(domain::infra::paging::DEFAULT_PER_PAGE);
     Ok(Json(
-        users::list(
-            &mut conn,
-            auth.partner_id,
-            &users::Filter { search: q.q },
-            page,
-        )
-        .await?,
+        users::list(&mut conn, auth.partner_id, &filter, page).await?,
     ))
 }
 
@@ -146,34 +167,109 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(Created { id })))
 }
 
+/// The Settings tab's two choices; also what the super admin sets on a client's user.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UserFlags {
+    pub is_active: Option<bool>,
+    pub full_access: Option<bool>,
+}
+
+/// The partner's change of a user: the Settings tab's choices (also Activate and Deactivate
+/// on User Accounts), and the Edit form's fields, those of Add User Manually.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateUser {
     pub is_active: Option<bool>,
     pub full_access: Option<bool>,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub email: Option<String>,
+    pub phone_number: Option<String>,
 }
 
-/// Settings tab: Plan Status (is_active) and Access Control (full_access).
+/// Changes the fields given: Plan Status (`is_active`: an inactive user's keys and portal
+/// sign-in are refused), Access Control (`full_access`), and name, e-mail and phone, each
+/// checked as Add User Manually checks it (422 naming the field). An e-mail another user of
+/// the partner has: 409 on `email`. Another partner's user: 404.
 #[utoipa::path(patch, path = "/partner/users/{id}", tag = "users", params(("id" = i64, Path)), request_body = UpdateUser,
-    responses((status = 200, body = User), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = User), (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody),
+              (status = 422, body = crate::error::ErrorBody)))]
 pub async fn update(
     auth: PartnerAuth,
     State(state): State<AppState>,
     Path(id): Path<i64>,
     Json(req): Json<UpdateUser>,
 ) -> ApiResult<Json<User>> {
+    let details = Details::parse(
+        req.first_name.as_deref(),
+        req.last_name.as_deref(),
+        req.email.as_deref(),
+        req.phone_number.as_deref(),
+    )?;
+    let flags = req.is_active.is_some() || req.full_access.is_some();
     let mut tx = state.pool.begin().await?;
-    let user = users::update_flags(
-        &mut tx,
-        auth.partner_id,
-        id,
-        req.is_active,
-        req.full_access,
-        auth.actor(),
-    )
-    .await?;
+    let mut user = None;
+    // An edit of the fields alone writes no Settings row to the audit log.
+    if flags || details.is_empty() {
+        user = Some(
+            users::update_flags(
+                &mut tx,
+                auth.partner_id,
+                id,
+                req.is_active,
+                req.full_access,
+                auth.actor(),
+            )
+            .await?,
+        );
+    }
+    if !details.is_empty() {
+        user = Some(
+            users::update_details(&mut tx, auth.partner_id, id, &details, auth.actor()).await?,
+        );
+    }
     tx.commit().await?;
+    let user = user.expect("one of the two ran");
     Ok(Json(user))
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ResetQueued {
+    pub job_id: String,
+    pub message: String,
+}
+
+/// Mails the user the portal's password-reset link (1 hour, one use), through the partner's
+/// own mail server when it set one up. 409 when the user is inactive or the partner's site is
+/// not live; 429 within a minute of the last one; another partner's user: 404.
+#[utoipa::path(post, path = "/partner/users/{id}/password-reset", tag = "users", params(("id" = i64, Path)),
+    responses((status = 202, body = ResetQueued), (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody),
+              (status = 429, body = crate::error::ErrorBody)))]
+pub async fn send_password_reset(
+    auth: PartnerAuth,
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> ApiResult<(StatusCode, Json<ResetQueued>)> {
+    let mut tx = state.pool.begin().await?;
+    let user = users::password_reset_requested(&mut tx, auth.partner_id, id, auth.actor()).await?;
+    // The job finds the user by e-mail and mints the token when it sends, as for the portal's
+    // own Forgot password: the queue holds no link.
+    let mail = SendMail::of(Mail::UserPasswordReset {
+        partner_id: auth.partner_id,
+        email: user.email.clone(),
+    })
+    .via_partner(auth.partner_id);
+    let job_id = jobs::enqueue(&mut tx, &mail).await?;
+    domain::infra::job_owners::record(&mut tx, &job_id, auth.partner_id).await?;
+    tx.commit().await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(ResetQueued {
+            job_id,
+            message: format!("A password reset link is being sent to {}", user.email),
+        }),
+    ))
 }
 
 /// Client details, Users: the client's users, newest first, 8 per page. An unknown client: 404.
@@ -186,6 +282,7 @@ pub async fn client_list(
     Query(q): Query<UsersQuery>,
     Query(paging): Query<PageParams>,
 ) -> ApiResult<Json<Page<User>>> {
+    let filter = q.parse()?;
     let mut conn = state.pool.acquire().await?;
     // An empty page would read as 'this client has no users'; an unknown client is not that.
     domain::partners::clients::get(&mut conn, partner_id).await?;
@@ -193,7 +290,7 @@ pub async fn client_list(
         users::list(
             &mut conn,
             partner_id,
-            &users::Filter { search: q.q },
+            &filter,
             paging.with_default(CLIENT_USERS_PER_PAGE),
         )
         .await?,
@@ -214,13 +311,13 @@ pub async fn client_one(
 
 /// The user's Settings tab as the super admin sees it: Plan Status and Access Control,
 /// audited under the super admin.
-#[utoipa::path(patch, path = "/superadmin/clients/{id}/users/{user_id}", tag = "users", params(("id" = i64, Path), ("user_id" = i64, Path)), request_body = UpdateUser,
+#[utoipa::path(patch, path = "/superadmin/clients/{id}/users/{user_id}", tag = "users", params(("id" = i64, Path), ("user_id" = i64, Path)), request_body = UserFlags,
     responses((status = 200, body = User), (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn client_update(
     auth: SuperAdminAuth,
     State(state): State<AppState>,
     Path((partner_id, user_id)): Path<(i64, i64)>,
-    Json(req): Json<UpdateUser>,
+    Json(req): Json<UserFlags>,
 ) -> ApiResult<Json<User>> {
     let mut tx = state.pool.begin().await?;
     let user = users::update_flags(

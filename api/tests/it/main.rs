@@ -62,6 +62,7 @@ mod transactions;
 mod trubank;
 mod upload_content;
 mod uploads;
+mod user_accounts;
 mod users;
 mod visibility;
 mod wallets;

@@ -35,6 +35,19 @@ pub fn reset_password(
     )
 }
 
+/// To a partner's previous sign-in address after My Account's Profile changed it.
+pub fn partner_email_changed(to: &str, first_name: &str, user_name: &str) -> Email {
+    Email::new(
+        to,
+        "Your sign-in email was changed",
+        format!(
+            "Hello {first_name},\n\nThe email address you sign in with to your account {user_name} was changed, and this address no \
+             longer signs in. If you made this change, there is nothing to do.\n\nIf you did not, someone may be using your account: \
+             contact us at once.\n"
+        ),
+    )
+}
+
 /// The portal's forgot password: the reset link on the partner's own site (1 hour, one use).
 pub fn user_reset_password(
     to: &str,

@@ -1,14 +1,17 @@
 //! My Account's own settings that live beside the partner row: Contact details (phone, e-mail,
-//! address; what the partner's site and portal show as its contact).
+//! address; what the partner's site and portal show as its contact) and the Profile (the
+//! partner's own name, sign-in e-mail and phone).
 
 use serde::{Deserialize, Serialize};
 use sqlx::PgConnection;
 
+use super::{EMAIL_TAKEN, Identity};
 use crate::{
     Error, Result,
     error::Violations,
     infra::audit::{self, Actor},
     infra::text::is_plain_text,
+    mail::{Mail, SendMail},
 };
 
 /// Contact details: phoneNumber, email, address (spec part 2, §2.7), all required.
@@ -105,6 +108,89 @@ pub async fn save_contact_details(
     )
     .await?;
     Ok(c.clone())
+}
+
+/// My Account, Profile: the partner's own name, e-mail (its sign-in) and phone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+pub struct Profile {
+    pub first_name: String,
+    pub last_name: String,
+    pub email: String,
+    pub phone_number: String,
+    /// Shown, not changed here: it names the account in mails and its reset form.
+    pub user_name: String,
+}
+
+pub async fn profile(conn: &mut PgConnection, partner_id: i64) -> Result<Profile> {
+    sqlx::query_as(
+        "SELECT first_name, last_name, email::text AS email, phone_number, user_name::text AS user_name
+           FROM partners WHERE id = $1",
+    )
+    .bind(partner_id)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(Error::NotFound)
+}
+
+/// Saves the profile whole. The e-mail signs the partner in, so it stays unique among
+/// partners: another partner's address is a conflict on `email` (checked first for the
+/// message, and by the unique index for two saves at once). Audited with what it replaced; a
+/// new address also queues a notice to the old one, in the caller's transaction.
+pub async fn save_profile(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    p: &Identity,
+    actor: Actor,
+) -> Result<Profile> {
+    let before = profile(conn, partner_id).await?;
+    let taken: bool =
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM partners WHERE email = $1 AND id <> $2)")
+            .bind(&p.email)
+            .bind(partner_id)
+            .fetch_one(&mut *conn)
+            .await?;
+    if taken {
+        return Err(Error::conflict_on("email", EMAIL_TAKEN));
+    }
+    let after: Profile = sqlx::query_as(
+        "UPDATE partners SET first_name = $2, last_name = $3, email = $4, phone_number = $5, updated_at = now()
+          WHERE id = $1
+          RETURNING first_name, last_name, email::text AS email, phone_number, user_name::text AS user_name",
+    )
+    .bind(partner_id)
+    .bind(&p.first_name)
+    .bind(&p.last_name)
+    .bind(&p.email)
+    .bind(&p.phone_number)
+    .fetch_one(&mut *conn)
+    .await
+    .map_err(|e| match &e {
+        sqlx::Error::Database(d) if d.constraint() == Some("partners_email_key") => {
+            Error::conflict_on("email", EMAIL_TAKEN)
+        }
+        _ => Error::Db(e),
+    })?;
+    if before.email != after.email {
+        let notice = SendMail::of(Mail::PartnerEmailChanged {
+            partner_id,
+            old_email: before.email.clone(),
+        });
+        crate::infra::queue::push(conn, &notice, None).await?;
+    }
+    audit::record(
+        conn,
+        &audit::Record {
+            actor,
+            action: "partner.profile_update",
+            entity: "partner",
+            entity_id: partner_id.to_string(),
+            partner_id: Some(partner_id),
+            before: Some(serde_json::json!(before)),
+            after: Some(serde_json::json!(after)),
+        },
+    )
+    .await?;
+    Ok(after)
 }
 
 #[cfg(test)]

@@ -1,8 +1,10 @@
 // /my-account (spec part 2, §2.7): the partner's own settings, one tab each, the open tab in
-// the URL.
+// the URL; and Profile (issue 23: the spec has no place for the partner's own name, e-mail and
+// phone, so they get a tab here).
 import { useQueryClient } from '@tanstack/react-query';
 import { Tabs, useTabParam } from '@/components/ui/tabs';
 import { ContactDetailsForm } from '@/features/account/components/contact-details-form';
+import { ProfileForm } from '@/features/account/components/profile-form';
 import { usePartnerMe } from '@/features/onboarding/api/get-me';
 import { BrandingStep } from '@/features/onboarding/components/branding-step';
 import { SmtpSettings } from '@/features/onboarding/components/smtp-settings';
@@ -20,6 +22,7 @@ const TABS = [
   ['payment', 'Payment'],
   ['settings', 'Settings'],
   ['contact', 'Contact details'],
+  ['profile', 'Profile'],
 ] as const;
 type TabKey = (typeof TABS)[number][0];
 const KEYS = TABS.map(([k]) => k);
@@ -52,6 +55,7 @@ function Theme() {
 }
 
 export default function MyAccountPage() {
+  const qc = useQueryClient();
   const [tab, setTab] = useTabParam<TabKey>(KEYS, 'basic', 'tab', ['sub']);
   const title = TABS.find(([k]) => k === tab)?.[1] ?? '';
   return (
@@ -66,6 +70,8 @@ export default function MyAccountPage() {
         {tab === 'payment' && <PaymentSettings />}
         {tab === 'settings' && <SiteSettings />}
         {tab === 'contact' && <ContactDetailsForm />}
+        {/* The shell and the wizard read the partner's name and e-mail from its session data. */}
+        {tab === 'profile' && <ProfileForm onSaved={() => refreshPartnerSession(qc)} />}
       </Tabs>
     </section>
   );

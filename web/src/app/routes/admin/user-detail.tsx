@@ -1,6 +1,8 @@
-// /user-detail (spec part 1, 'User Detail'): the stored user's header and ten tabs.
+// /user-detail (spec part 1, 'User Detail'): the stored user's header and the spec's ten tabs,
+// and API Keys (issue 23: the partner manages its user's gateway keys here).
 import { Link } from 'react-router';
 import { Alert } from '@/components/ui/alert';
+import { UserApiKeys } from '@/features/api-keys/components/user-api-keys';
 import { ExportCsvButton } from '@/features/exports/components/export-csv-button';
 import { ExportRequests } from '@/features/exports/components/export-requests';
 import { Tabs, useTabParam } from '@/components/ui/tabs';
@@ -30,6 +32,7 @@ const TABS = [
   ['whitelist-ips', "Whitelist IP's"],
   ['settings', 'Settings'],
   ['api-status', 'API Status'],
+  ['api-keys', 'API Keys'],
 ] as const;
 type TabKey = (typeof TABS)[number][0];
 const KEYS = TABS.map(([k]) => k);
@@ -107,6 +110,8 @@ export default function UserDetailPage() {
         return <UserSettings user={data} />;
       case 'api-status':
         return <ApiStatus userId={id} />;
+      case 'api-keys':
+        return <UserApiKeys userId={id} fullAccess={data.full_access} />;
       default:
         return null;
     }

@@ -2,4 +2,5 @@
 export const accountKeys = {
   all: ['account'] as const,
   contact: () => [...accountKeys.all, 'contact'] as const,
+  profile: () => [...accountKeys.all, 'profile'] as const,
 };

@@ -3,11 +3,12 @@ import { api, type Paged } from '@/lib/api-client';
 import type { User } from './types';
 import { usersKeys } from './keys';
 
-/** User Accounts: the partner's users, newest first, in the server's page size. */
-export const usersQueryOptions = (page: number) =>
+/** User Accounts: the partner's users, newest first, in the server's page size; `q` searches
+ * name, e-mail and mobile on the server. */
+export const usersQueryOptions = (page: number, q = '') =>
   queryOptions({
-    queryKey: usersKeys.list(page),
-    queryFn: () => api.get<Paged<User>>('/partner/users', { params: { page } }),
+    queryKey: usersKeys.list(page, q),
+    queryFn: () => api.get<Paged<User>>('/partner/users', { params: { page, q } }),
     placeholderData: keepPreviousData,
   });
 
@@ -20,8 +21,8 @@ export const clientUsersQueryOptions = (clientId: number, page: number) =>
   });
 
 /** The partner's users, or with `clientId` that client's users (super admin). */
-export function useUsers(page: number, clientId?: number) {
-  const mine = useQuery({ ...usersQueryOptions(page), enabled: clientId === undefined });
+export function useUsers(page: number, clientId?: number, q = '') {
+  const mine = useQuery({ ...usersQueryOptions(page, q), enabled: clientId === undefined });
   const client = useQuery({ ...clientUsersQueryOptions(clientId ?? 0, page), enabled: clientId !== undefined });
   return clientId === undefined ? mine : client;
 }

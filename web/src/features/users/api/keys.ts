@@ -3,7 +3,8 @@
 export const usersKeys = {
   all: ['users'] as const,
   lists: () => [...usersKeys.all, 'list'] as const,
-  list: (page: number) => [...usersKeys.lists(), { page }] as const,
+  /** `q`: the search of User Accounts ('' for none). */
+  list: (page: number, q = '') => [...usersKeys.lists(), { page, q }] as const,
   clientList: (clientId: number, page: number) => [...usersKeys.lists(), 'client', clientId, { page }] as const,
   detail: (id: number) => [...usersKeys.all, 'detail', id] as const,
   dashboard: () => [...usersKeys.all, 'dashboard'] as const,

@@ -1,9 +1,10 @@
 // User Accounts: one card per user with running number, created date, User Id, Name,
-// Active/Inactive, phone (or '_'), email and View details. The super admin's client details
+// Active/Inactive, phone (or '_'), email and View details; for the partner also a search and
+// each card's Edit, Deactivate/Activate and Send reset mail. The super admin's client details
 // (Users, spec part 2 §2.15) show a client's users the same way, 8 per page, with the user name
 // and 'View Details'.
 import { Link } from 'react-router';
-import { Alert } from '@/components/ui/alert';
+import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { usePageParam } from '@/components/ui/data-table';
 import { Pager } from '@/components/ui/pager';
 import { Spinner } from '@/components/ui/spinner';
@@ -11,6 +12,8 @@ import { errorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { useUsers } from '../api/get-users';
 import { fullName, type User } from '../api/types';
+import { UserActions } from './user-actions';
+import { UserSearch, useUserSearch } from './user-search';
 
 type Props = {
   onView: (user: User) => void;
@@ -21,8 +24,29 @@ type Props = {
 };
 
 export function UserCards({ addUserPath, onView, client }: Props) {
+  const search = useUserSearch();
+  // The partner manages its own users; the super admin's view only reads a client's.
+  const manage = client === undefined;
+  const msg = useTimedMessage();
+  return (
+    <>
+      {manage && <UserSearch key={search.q} q={search.q} onSearch={search.apply} onClear={search.clear} />}
+      <Alert message={msg.message} onClose={msg.clear} />
+      <Cards addUserPath={addUserPath} onView={onView} client={client} q={manage ? search.q : ''} onDone={msg.success} onError={msg.error} />
+    </>
+  );
+}
+
+function Cards({
+  addUserPath,
+  onView,
+  client,
+  q,
+  onDone,
+  onError,
+}: Props & { q: string; onDone: (text: string) => void; onError: (text: string) => void }) {
   const [page] = usePageParam();
-  const users = useUsers(page, client?.id);
+  const users = useUsers(page, client?.id, q);
 
   if (users.isLoading) return <Spinner />;
   if (users.isError) return <Alert message={{ kind: 'error', text: errorMessage(users.error) }} />;
@@ -38,7 +62,7 @@ export function UserCards({ addUserPath, onView, client }: Props) {
   const offset = (data.page - 1) * data.per_page;
   return (
     <>
-      <ul className="user-cards">
+      <ul className="user-cards" aria-label="Users">
         {data.items.map((u, i) => (
           <li key={u.id} className="user-card">
             <div className="user-card-top">
@@ -69,6 +93,7 @@ export function UserCards({ addUserPath, onView, client }: Props) {
             <button type="button" className="btn btn-primary btn-sm" onClick={() => onView(u)}>
               {client ? 'View Details' : 'View details'}
             </button>
+            {!client && <UserActions user={u} onDone={onDone} onError={onError} />}
           </li>
         ))}
       </ul>
