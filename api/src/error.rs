@@ -146,6 +146,7 @@ impl From<domain::Error> for ApiError {
                 Self::too_many_requests_after(retry_after_secs)
             }
             E::Forbidden(m) => Self::forbidden(m),
+            E::Denied { code, message } => Self::new(StatusCode::FORBIDDEN, code, message),
             E::Unauthorized(m) => Self::unauthorized(m),
             E::InsufficientFunds => Self::new(
                 StatusCode::PAYMENT_REQUIRED,
@@ -278,6 +279,14 @@ mod tests {
                 "insufficient_balance",
             ),
             (domain::Error::Forbidden("no".into()), 403, "forbidden"),
+            (
+                domain::Error::Denied {
+                    code: "key_ip_not_allowed",
+                    message: "no".into(),
+                },
+                403,
+                "key_ip_not_allowed",
+            ),
             (
                 domain::Error::Unauthorized("no".into()),
                 401,

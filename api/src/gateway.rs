@@ -25,7 +25,7 @@ use domain::{
         hits::{self, Hit, RedisHits},
         logs::Refusal,
     },
-    infra::config::Config,
+    infra::{config::Config, crypto::SecretBox},
     wallets::charge::Charger,
 };
 use tokio::sync::{OnceCell, mpsc};
@@ -47,6 +47,8 @@ pub struct Gateway {
     pub cache: GatewayCache,
     pub charger: Charger,
     pub http: reqwest::Client,
+    /// Seals the answers kept for `GET /verify/transactions/{id}` (`ENCRYPTION_KEY`).
+    pub secrets: SecretBox,
     limit: Limit,
     hits: mpsc::UnboundedSender<Hit>,
     key_uses: mpsc::UnboundedSender<i64>,
@@ -234,6 +236,7 @@ impl Gateway {
             cache,
             charger,
             http,
+            secrets: SecretBox::new(&config.encryption_key),
             limit,
             hits,
             key_uses,

@@ -16,6 +16,7 @@ use domain::{
         call::{self, Upstream},
         hits::Hit,
         logs::Refusal,
+        results,
     },
     wallets::charge::{CallLog, Outcome, Settle},
 };
@@ -170,7 +171,9 @@ pub async fn run_rated(
 }
 
 /// The charge, the upstream (or the sample) and the settlement of an authorised call. A sandbox
-/// call's answer is known before the charge, so it is charged and settled in one write.
+/// call's answer is known before the charge, so it is charged and settled in one write. The
+/// answer is sealed here, in the call's own task, and kept by the charging task with the call's
+/// log (`gateway::results`).
 async fn charge_and_call(
     state: AppState,
     caller: Caller,
@@ -183,11 +186,18 @@ async fn charge_and_call(
     let mut charge = call::charge_of(&state.pool, &caller, &call, None).await?;
     let charged_paise = charge.user_amount_paise;
     let vid = uuid::Uuid::new_v4().to_string();
-    let log = |vpid: String| CallLog {
+    let keep = !state.config.gateway.result_retention.is_zero();
+    let log = |vpid: String, reply: &Result<Answered, ApiError>| CallLog {
         vid: vid.clone(),
         vpid,
         ip: Some(ip),
         latency_ms: i32::try_from(started.elapsed().as_millis()).unwrap_or(i32::MAX),
+        keep,
+        sealed: if keep {
+            sealed_reply(&state.gateway.secrets, reply)
+        } else {
+            None
+        },
     };
     let insufficient = || {
         let e = ApiError::from(domain::Error::InsufficientFunds);
@@ -214,7 +224,9 @@ async fn charge_and_call(
         )
         .await;
         if answer.outcome().0 {
-            charge.settled = Some(log(answer.vpid()));
+            let vpid = answer.vpid();
+            let answer = reply(answer);
+            charge.settled = Some(log(vpid, &answer));
             let transaction_id = match state.gateway.charger.charge(charge).await? {
                 Outcome::Charged { transaction_id, .. } => transaction_id,
                 _ => return insufficient(),
@@ -226,7 +238,13 @@ async fn charge_and_call(
                 None,
                 started.elapsed(),
             );
-            return Ok(verified(answer, transaction_id, charged_paise, true, vid));
+            return Ok(Verified {
+                answer,
+                transaction_id,
+                charged_paise,
+                verification_id: vid,
+                sandbox: true,
+            });
         }
         Some(answer)
     } else {
@@ -254,6 +272,8 @@ async fn charge_and_call(
     };
     let upstream = Some(upstream_started.elapsed());
     let (success, status_code) = answer.outcome();
+    let vpid = answer.vpid();
+    let answer = reply(answer);
     let settled = state
         .gateway
         .charger
@@ -261,7 +281,7 @@ async fn charge_and_call(
             transaction_id,
             success,
             status_code,
-            log: Some(log(answer.vpid())),
+            log: Some(log(vpid, &answer)),
         })
         .await;
     let kept = match settled {
@@ -281,20 +301,21 @@ async fn charge_and_call(
         upstream,
         started.elapsed(),
     );
-    let charged = if kept { charged_paise } else { 0 };
-    Ok(verified(answer, transaction_id, charged, call.sandbox, vid))
+    Ok(Verified {
+        answer,
+        transaction_id,
+        charged_paise: if kept { charged_paise } else { 0 },
+        verification_id: vid,
+        sandbox: call.sandbox,
+    })
 }
 
-fn verified(
-    answer: Upstream,
-    transaction_id: i64,
-    charged_paise: i64,
-    sandbox: bool,
-    verification_id: String,
-) -> Verified {
+/// What the caller is answered: the upstream's (or the sample's) body on a 2xx, else the error
+/// saying it was not charged (502 or 504).
+fn reply(answer: Upstream) -> Result<Answered, ApiError> {
     let (success, _) = answer.outcome();
     let failure = answer.failure().unwrap_or_default();
-    let answer = match answer {
+    match answer {
         Upstream::Answered {
             status,
             body,
@@ -321,20 +342,35 @@ fn verified(
             "upstream_unreachable",
             failure,
         )),
-    };
-    Verified {
-        answer,
-        transaction_id,
-        charged_paise,
-        verification_id,
-        sandbox,
     }
 }
 
-/// Keeps a refusal of a known caller in its API log (402, 403, 404, 422 and 429; a malformed
-/// body, 400, is not a call of any API).
-fn refused(state: &AppState, caller: &Caller, service: &str, pid: &str, ip: IpAddr, e: &ApiError) {
-    if !matches!(e.status.as_u16(), 402 | 403 | 404 | 422 | 429) {
+/// The body of `reply`, sealed for keeping: the one the caller got, so a read by transaction id
+/// says what the call said (never an upstream's error body the gateway did not pass on).
+fn sealed_reply(
+    secrets: &domain::infra::crypto::SecretBox,
+    reply: &Result<Answered, ApiError>,
+) -> Option<Vec<u8>> {
+    match reply {
+        Ok(a) => results::seal(secrets, &a.body),
+        Err(e) => {
+            let body = serde_json::json!({"error": {"code": e.code, "message": e.message}});
+            results::seal(secrets, body.to_string().as_bytes())
+        }
+    }
+}
+
+/// Keeps a refusal of a known caller in its API log (401 for an expired key, 402, 403, 404, 422
+/// and 429; a malformed body, 400, is not a call of any API).
+pub(crate) fn refused(
+    state: &AppState,
+    caller: &Caller,
+    service: &str,
+    pid: &str,
+    ip: IpAddr,
+    e: &ApiError,
+) {
+    if !matches!(e.status.as_u16(), 401 | 402 | 403 | 404 | 422 | 429) {
         return;
     }
     let reason = if e.fields.is_empty() {

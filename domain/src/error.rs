@@ -24,6 +24,10 @@ pub enum Error {
     BadRequest(String),
     #[error("{0}")]
     Forbidden(String),
+    /// Forbidden for a reason a client must tell apart from the others (a key's IP or API
+    /// list), so it carries an error code of its own.
+    #[error("{message}")]
+    Denied { code: &'static str, message: String },
     #[error("{0}")]
     Unauthorized(String),
     /// Too many attempts on one account: try again after this many seconds.

@@ -3,8 +3,10 @@
 //! 1. the API key is valid (401): known by its SHA-256, not revoked, not expired;
 //! 2. the user and its partner are active (403);
 //! 3. the client IP is not blocked for this user, and is allow-listed for this user while the
-//!    partner's Server Security is on (403);
-//! 4. the API exists (404), is visible for this user, its category and the partner, the partner
+//!    partner's Server Security is on (403), and is on the key's own IP list when it has one
+//!    (403 `key_ip_not_allowed`);
+//! 4. the API exists (404), is on the key's API list when it has one (403
+//!    `key_api_not_allowed`), is visible for this user, its category and the partner, the partner
 //!    is not under 'Restrict ALL APIs', and the call is allowed for the user's access (403):
 //!    a partial-access user makes sandbox calls only, and a sandbox key calls only the sandbox
 //!    list;
@@ -23,7 +25,9 @@ pub mod batches;
 pub mod idempotency;
 pub mod ip_access;
 pub mod ip_hits;
+pub mod key_controls;
 pub mod logs;
+pub mod results;
 pub mod visibility;
 
 pub mod call;
@@ -31,6 +35,7 @@ pub mod hits;
 
 use std::{net::IpAddr, sync::LazyLock};
 
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use sqlx::PgConnection;
@@ -62,12 +67,46 @@ pub struct Caller {
     pub ip_listed: bool,
     pub user_wallet_id: Option<i64>,
     pub partner_wallet_id: Option<i64>,
+    /// When the key stops working (a roll's grace, or the expiry chosen at creation). Callers
+    /// are answered only for usable keys ([`check_expiry`]); `None` for the console's session caller.
+    pub key_expires_at: Option<DateTime<Utc>>,
+    /// The key's own IP allow-list refuses this client address (an empty list allows any).
+    pub key_ip_refused: bool,
+    /// The services the key may call; empty: any the user may call.
+    pub key_services: Vec<String>,
 }
 
 impl Caller {
     pub fn sandbox(&self) -> bool {
         self.key_mode == "sandbox" || self.test_mode
     }
+
+    /// The key's API list lets it call `service`.
+    pub fn key_allows(&self, service: &str) -> bool {
+        self.key_services.is_empty() || self.key_services.iter().any(|s| s == service)
+    }
+}
+
+/// The refusal of a key past its expiry: 401 as for any unusable key, but saying why, since the
+/// client holds the key and a bare "invalid" sends people looking for typos.
+pub fn expired(at: DateTime<Utc>) -> Error {
+    Error::Unauthorized(format!(
+        "This API key expired at {}",
+        at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+    ))
+}
+
+/// Check 1's last part on a caller read with its key: an expired key is refused.
+pub fn check_expiry(c: &Caller) -> Result<()> {
+    match c.key_expires_at {
+        Some(at) if at <= Utc::now() => Err(expired(at)),
+        _ => Ok(()),
+    }
+}
+
+fn usable(c: Caller) -> Result<Caller> {
+    check_expiry(&c)?;
+    Ok(c)
 }
 
 /// SHA-256 of a key, as `api_keys.key_hash` stores it.
@@ -85,7 +124,8 @@ pub fn well_formed(key: &str) -> bool {
 }
 
 /// What checks 2 to 5 need of the user, its partner and the IP lists; `{key}` is the key's
-/// columns and `{from}` where the user comes from.
+/// columns and `{from}` where the user comes from. The key's columns include its expiry (checked
+/// by [`check_expiry`] after the read, so an expired key is told why) and its own lists.
 /// `{ip}` (optional) replaces the two IP columns: the gateway's cache reads the user's lists
 /// instead, to answer any IP from memory.
 macro_rules! caller_sql {
@@ -125,15 +165,16 @@ pub async fn caller(conn: &mut PgConnection, key: &str, ip: IpAddr) -> Result<Ca
         return Err(unauthorized());
     }
     let caller: Option<Caller> = sqlx::query_as(caller_sql!(
-        "k.id AS key_id, k.mode AS key_mode",
+        "k.id AS key_id, k.mode AS key_mode, k.expires_at AS key_expires_at, k.allowed_services AS key_services,
+         (cardinality(k.allowed_ips) > 0 AND NOT ($2::inet <<= ANY (k.allowed_ips))) AS key_ip_refused",
         "api_keys k JOIN end_users u ON u.id = k.user_id AND u.partner_id = k.partner_id",
-        "k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())"
+        "k.key_hash = $1 AND k.revoked_at IS NULL"
     ))
     .bind(key_hash(key).as_slice())
     .bind(ip.to_string())
     .fetch_optional(&mut *conn)
     .await?;
-    caller.ok_or_else(unauthorized)
+    usable(caller.ok_or_else(unauthorized)?)
 }
 
 /// The caller of a batch submitted with the key `key_id`, as the key is now: a key revoked or
@@ -141,15 +182,16 @@ pub async fn caller(conn: &mut PgConnection, key: &str, ip: IpAddr) -> Result<Ca
 #[tracing::instrument(skip(conn))]
 pub async fn key_caller(conn: &mut PgConnection, key_id: i64, ip: IpAddr) -> Result<Caller> {
     let caller: Option<Caller> = sqlx::query_as(caller_sql!(
-        "k.id AS key_id, k.mode AS key_mode",
+        "k.id AS key_id, k.mode AS key_mode, k.expires_at AS key_expires_at, k.allowed_services AS key_services,
+         (cardinality(k.allowed_ips) > 0 AND NOT ($2::inet <<= ANY (k.allowed_ips))) AS key_ip_refused",
         "api_keys k JOIN end_users u ON u.id = k.user_id AND u.partner_id = k.partner_id",
-        "k.id = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())"
+        "k.id = $1 AND k.revoked_at IS NULL"
     ))
     .bind(key_id)
     .bind(ip.to_string())
     .fetch_optional(&mut *conn)
     .await?;
-    caller.ok_or_else(|| Error::Unauthorized("Invalid or revoked API key".into()))
+    usable(caller.ok_or_else(|| Error::Unauthorized("Invalid or revoked API key".into()))?)
 }
 
 /// The portal's signed-in user as a caller without a key (its Try-it console and its APIs
@@ -165,7 +207,8 @@ pub async fn session_caller(
     sandbox: bool,
 ) -> Result<Caller> {
     let caller: Option<Caller> = sqlx::query_as(caller_sql!(
-        "-u.id AS key_id, CASE WHEN $3 THEN 'sandbox' ELSE 'live' END AS key_mode",
+        "-u.id AS key_id, CASE WHEN $3 THEN 'sandbox' ELSE 'live' END AS key_mode,
+         NULL::timestamptz AS key_expires_at, '{}'::text[] AS key_services, false AS key_ip_refused",
         "end_users u",
         "u.id = $1 AND u.partner_id = $4"
     ))
@@ -194,6 +237,12 @@ pub fn admit(c: &Caller) -> Result<()> {
         return Err(Error::Forbidden(
             "This IP address is not allow-listed".into(),
         ));
+    }
+    if c.key_ip_refused {
+        return Err(Error::Denied {
+            code: "key_ip_not_allowed",
+            message: "This API key may not be used from this IP address".into(),
+        });
     }
     Ok(())
 }
@@ -298,6 +347,12 @@ pub async fn priced(
 /// Check 4 on a service's price and entry: visibility, Restrict ALL APIs, access and sandbox.
 pub fn check_service(caller: &Caller, Priced { price, endpoint }: Priced) -> Result<Call> {
     let sandbox = caller.sandbox();
+    if !caller.key_allows(&price.service) {
+        return Err(Error::Denied {
+            code: "key_api_not_allowed",
+            message: format!("This API key may not call {}", price.service),
+        });
+    }
     if !price.visible {
         return Err(Error::Forbidden("This API is not available to you".into()));
     }
@@ -369,7 +424,7 @@ pub async fn offers(conn: &mut PgConnection, caller: &Caller) -> Result<Vec<Offe
     let sandbox_key = caller.key_mode == "sandbox";
     Ok(prices
         .into_iter()
-        .filter(|p| p.visible)
+        .filter(|p| p.visible && caller.key_allows(&p.service))
         .filter_map(|p| {
             let (required_fields, in_sandbox) = meta.get(&p.api_id).cloned().unwrap_or_default();
             if sandbox_key && !in_sandbox {

@@ -13,7 +13,8 @@ use futures::future::BoxFuture;
 
 use crate::{
     AggregateIpHits, BulkUpdatePrices, DeliverWebhook, ExportCsv, Job, JobContext,
-    ProvisionSubdomain, PruneExports, PruneJobs, RunBatch, SendMail, SettlePending, SmtpTest,
+    ProvisionSubdomain, PruneExports, PruneJobs, PruneResults, RunBatch, SendMail, SettlePending,
+    SmtpTest,
 };
 
 /// Finished jobs are pruned hourly (at minute 17, away from the top-of-hour crowd).
@@ -21,6 +22,10 @@ pub const PRUNE_SCHEDULE: &str = "0 17 * * * *";
 
 /// Old export files are removed hourly, at minute 47.
 pub const PRUNE_EXPORTS_SCHEDULE: &str = "0 47 * * * *";
+
+/// Kept call answers past their retention are deleted every 10 minutes: they are personal data,
+/// so they should not outstay `RESULT_RETENTION_HOURS` by an hour.
+pub const PRUNE_RESULTS_SCHEDULE: &str = "0 */10 * * * *";
 
 /// Decodes a payload and runs its handler.
 type Handler = for<'a> fn(&'a [u8], &'a JobContext) -> BoxFuture<'a, anyhow::Result<()>>;
@@ -138,6 +143,7 @@ pub fn platform() -> Registry {
         .periodic::<PruneExports>(|_| PRUNE_EXPORTS_SCHEDULE.into())
         .job::<RunBatch>()
         .job::<DeliverWebhook>()
+        .periodic::<PruneResults>(|_| PRUNE_RESULTS_SCHEDULE.into())
 }
 
 static PLATFORM: LazyLock<Registry> = LazyLock::new(platform);
@@ -176,6 +182,7 @@ mod tests {
                 "prune_exports",
                 "run_batch",
                 "deliver_webhook",
+                "prune_results",
             ]
         );
         let periodic: Vec<_> = platform().periodic_kinds().iter().map(|p| p.kind).collect();
@@ -185,7 +192,8 @@ mod tests {
                 "aggregate_ip_hits",
                 "settle_pending",
                 "prune_jobs",
-                "prune_exports"
+                "prune_exports",
+                "prune_results"
             ]
         );
         assert!(

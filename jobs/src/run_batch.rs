@@ -93,7 +93,7 @@ async fn run(id: i64, ctx: &JobContext) -> anyhow::Result<()> {
 fn refusal(e: Error) -> anyhow::Result<(i32, String)> {
     Ok(match e {
         Error::Unauthorized(m) => (401, m),
-        Error::Forbidden(m) => (403, m),
+        Error::Forbidden(m) | Error::Denied { message: m, .. } => (403, m),
         Error::NotFound => (404, "This API does not exist".into()),
         Error::Invalid { message, fields } => (
             422,
@@ -239,6 +239,9 @@ async fn run_row(ctx: &JobContext, batch: &Run, row: OpenRow) -> anyhow::Result<
         vpid: answer.vpid(),
         ip: Some(batch.ip.0),
         latency_ms: i32::try_from(started.elapsed().as_millis()).unwrap_or(i32::MAX),
+        // A batch row's answer is in the batch's result file, not kept per transaction.
+        keep: false,
+        sealed: None,
     };
     let response = match &answer {
         call::Upstream::Answered { body, .. } if success => {

@@ -89,6 +89,7 @@ test('a user creates a sandbox key, calls an API in the console, pays for it, an
   // A sandbox key, shown once.
   await page.getByRole('link', { name: 'API Keys' }).click();
   await page.getByRole('radio', { name: /^Sandbox/ }).check();
+  await page.getByLabel('Name', { exact: true }).fill('Console key');
   await page.getByRole('button', { name: 'Create key' }).click();
   const dialog = page.getByRole('dialog', { name: 'Your new API key' });
   const oldKey = ((await dialog.getByTestId('new-key').textContent()) ?? '').trim();

@@ -10,6 +10,7 @@ use axum::{
 };
 use domain::{
     gateway::batches::{self, Batch},
+    gateway::results::{self, KeptCall},
     gateway::{self, Offer},
 };
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -31,6 +32,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(submit_batch))
         .routes(routes!(get_batch))
         .routes(routes!(batch_result))
+        .routes(routes!(transaction))
 }
 
 /// The services this API key may call, with the user's price and the required fields.
@@ -80,19 +82,26 @@ pub async fn call(
     headers: HeaderMap,
     body: Bytes,
 ) -> ApiResult<Response> {
+    let unauthorized = |e: ApiError| {
+        let mut res = e.into_response();
+        Rate::untouched(state.gateway.rate_limit()).apply(res.headers_mut());
+        res
+    };
     let caller = match state
         .gateway
         .cache
-        .caller(&state.pool, crate::gateway::api_key(&headers), ip)
+        .lookup(&state.pool, crate::gateway::api_key(&headers), ip)
         .await
     {
         Ok(c) => c,
-        Err(e) => {
-            let mut res = ApiError::from(e).into_response();
-            Rate::untouched(state.gateway.rate_limit()).apply(res.headers_mut());
-            return Ok(res);
-        }
+        Err(e) => return Ok(unauthorized(e.into())),
     };
+    // An expired key is a known key: its owner finds the refusal in the API log.
+    if let Err(e) = gateway::check_expiry(&caller) {
+        let e = ApiError::from(e);
+        verification::refused(&state, &caller, &service, "", ip, &e);
+        return Ok(unauthorized(e));
+    }
     let route = format!("POST /verify/{service}");
     let work = {
         let (state, caller, headers) = (state.clone(), caller.clone(), headers.clone());
@@ -196,4 +205,36 @@ pub async fn batch_result(
     )
     .await?;
     batch::result(&state, caller.partner_id, caller.user_id, id).await
+}
+
+/// A call of this key's user by its transaction id (`X-Transaction-Id`), with the body it was
+/// answered with, while `RESULT_RETENTION_HOURS` keeps it (24 by default; 0 keeps none): for a
+/// client that lost an answer, so it need not pay for the call again. Another user's call, one
+/// past the retention, or one still running: 404.
+#[utoipa::path(get, path = "/verify/transactions/{id}", tag = "gateway", security(("api_key" = [])), params(("id" = i64, Path)),
+    responses((status = 200, body = KeptCall), (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn transaction(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+) -> ApiResult<Json<KeptCall>> {
+    let caller = state
+        .gateway
+        .cache
+        .caller(&state.pool, crate::gateway::api_key(&headers), ip)
+        .await?;
+    // The answers are personal data: a key kept off an address, or a blocked one, reads none.
+    gateway::admit(&caller)?;
+    Ok(Json(
+        results::find(
+            &mut *state.pool.acquire().await?,
+            &state.gateway.secrets,
+            caller.user_id,
+            id,
+            state.config.gateway.result_retention,
+        )
+        .await?,
+    ))
 }

@@ -235,6 +235,7 @@ async fn jobs_are_browsed_detailed_retried_discarded_and_revived() {
             "settle_pending",
             "prune_jobs",
             "prune_exports",
+            "prune_results",
         ]
     );
     for p in periodic {

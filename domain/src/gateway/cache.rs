@@ -29,12 +29,13 @@ use std::{
     time::{Duration, Instant},
 };
 
-use chrono::{DateTime, Utc};
 use ipnet::IpNet;
 use sqlx::{PgPool, postgres::PgListener};
 use tokio::sync::watch;
 
-use super::{Call, Caller, Priced, check_service, key_hash, missing_fields, well_formed};
+use super::{
+    Call, Caller, Priced, check_expiry, check_service, key_hash, missing_fields, well_formed,
+};
 use crate::{Error, Result};
 
 /// The channel the triggers notify.
@@ -49,14 +50,16 @@ const MAX_AGE: Duration = Duration::from_secs(60);
 const MAX_ENTRIES: usize = 100_000;
 
 /// A key's caller as the cache keeps it: everything but the client IP, which differs per call.
+/// The key's expiry and API list are on the caller; its IP list is here, matched per call.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Profile {
     #[sqlx(flatten)]
     pub caller: Caller,
-    pub expires_at: Option<DateTime<Utc>>,
     /// The user's blocked IPs and allow-list, as `address/prefix`.
     pub blocked: Vec<String>,
     pub listed: Vec<String>,
+    /// The key's own allow-list (empty: anywhere).
+    pub key_ips: Vec<String>,
 }
 
 struct KeyEntry {
@@ -66,31 +69,30 @@ struct KeyEntry {
 
 struct KeyProfile {
     caller: Caller,
-    expires_at: Option<DateTime<Utc>>,
     blocked: Vec<IpNet>,
     listed: Vec<IpNet>,
+    key_ips: Vec<IpNet>,
 }
 
 impl KeyProfile {
     fn from(p: Profile) -> Self {
         Self {
             caller: p.caller,
-            expires_at: p.expires_at,
             blocked: p.blocked.iter().filter_map(|n| net(n)).collect(),
             listed: p.listed.iter().filter_map(|n| net(n)).collect(),
+            key_ips: p.key_ips.iter().filter_map(|n| net(n)).collect(),
         }
     }
 
-    /// The caller from `ip`, or `None` when the key has expired.
-    fn caller(&self, ip: IpAddr) -> Option<Caller> {
-        if self.expires_at.is_some_and(|e| e <= Utc::now()) {
-            return None;
-        }
+    /// The caller from `ip`, expired or not (`gateway::check_expiry` tells, as time passes).
+    fn caller(&self, ip: IpAddr) -> Caller {
         let mut c = self.caller.clone();
         // As Postgres's `>>=` on inet: an address of the other family is never contained.
         c.ip_blocked = self.blocked.iter().any(|n| n.contains(&ip));
         c.ip_listed = self.listed.iter().any(|n| n.contains(&ip));
-        Some(c)
+        c.key_ip_refused =
+            !self.key_ips.is_empty() && !self.key_ips.iter().any(|n| n.contains(&ip));
+        c
     }
 }
 
@@ -166,6 +168,14 @@ impl GatewayCache {
 
     /// Check 1 from the cache: the key's caller from `ip` (`gateway::caller`'s answer).
     pub async fn caller(&self, pool: &PgPool, key: &str, ip: IpAddr) -> Result<Caller> {
+        let caller = self.lookup(pool, key, ip).await?;
+        check_expiry(&caller)?;
+        Ok(caller)
+    }
+
+    /// The caller of an unrevoked key from `ip`, expired or not: for the gateway, which keeps a
+    /// refusal of an expired key in its owner's log. Unknown and revoked keys are 401.
+    pub async fn lookup(&self, pool: &PgPool, key: &str, ip: IpAddr) -> Result<Caller> {
         let unauthorized = || Error::Unauthorized("Invalid or revoked API key".into());
         if !well_formed(key) {
             return Err(unauthorized());
@@ -178,14 +188,14 @@ impl GatewayCache {
             return e
                 .profile
                 .as_ref()
-                .and_then(|p| p.caller(ip))
+                .map(|p| p.caller(ip))
                 .ok_or_else(unauthorized);
         }
         let generation = self.0.generation.load(Ordering::Acquire);
         let profile = profile(pool, &hash)
             .await?
             .map(|p| Arc::new(KeyProfile::from(p)));
-        let answer = profile.as_ref().and_then(|p| p.caller(ip));
+        let answer = profile.as_ref().map(|p| p.caller(ip));
         self.keep(generation, |m| {
             if m.keys.len() >= MAX_ENTRIES {
                 m.keys.clear();
@@ -329,7 +339,9 @@ impl GatewayCache {
 /// The key's profile, unrevoked (expiry is checked per call, as time passes).
 async fn profile(pool: &PgPool, hash: &[u8; 32]) -> Result<Option<Profile>> {
     Ok(sqlx::query_as(caller_sql!(
-        "k.id AS key_id, k.mode AS key_mode, k.expires_at",
+        "k.id AS key_id, k.mode AS key_mode, k.expires_at AS key_expires_at,
+         k.allowed_services AS key_services, false AS key_ip_refused,
+         k.allowed_ips::text[] AS key_ips",
         "api_keys k JOIN end_users u ON u.id = k.user_id AND u.partner_id = k.partner_id",
         "k.key_hash = $1 AND k.revoked_at IS NULL",
         "false AS ip_blocked, false AS ip_listed,
@@ -378,9 +390,21 @@ pub async fn listen(cache: GatewayCache, database_url: String) {
 
 #[cfg(test)]
 mod tests {
+    use chrono::{DateTime, Utc};
+
     use super::*;
 
     fn profile(blocked: &[&str], listed: &[&str], expires_at: Option<DateTime<Utc>>) -> KeyProfile {
+        keyed(blocked, listed, expires_at, &[])
+    }
+
+    fn keyed(
+        blocked: &[&str],
+        listed: &[&str],
+        expires_at: Option<DateTime<Utc>>,
+        key_ips: &[&str],
+    ) -> KeyProfile {
+        let strings = |l: &[&str]| l.iter().map(|s| s.to_string()).collect();
         KeyProfile::from(Profile {
             caller: Caller {
                 key_id: 1,
@@ -400,43 +424,53 @@ mod tests {
                 ip_listed: false,
                 user_wallet_id: None,
                 partner_wallet_id: None,
+                key_expires_at: expires_at,
+                key_ip_refused: false,
+                key_services: vec![],
             },
-            expires_at,
-            blocked: blocked.iter().map(|s| s.to_string()).collect(),
-            listed: listed.iter().map(|s| s.to_string()).collect(),
+            blocked: strings(blocked),
+            listed: strings(listed),
+            key_ips: strings(key_ips),
         })
+    }
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap()
     }
 
     #[test]
     fn ip_lists_match_as_postgres_contains() {
         let p = profile(&["10.1.2.3/8", "203.0.113.7/32"], &["2001:db8::/64"], None);
-        let c = p.caller("10.200.0.1".parse().unwrap()).unwrap();
+        let c = p.caller(ip("10.200.0.1"));
         assert!(c.ip_blocked && !c.ip_listed);
-        assert!(p.caller("203.0.113.7".parse().unwrap()).unwrap().ip_blocked);
-        assert!(!p.caller("203.0.113.8".parse().unwrap()).unwrap().ip_blocked);
-        let c = p.caller("2001:db8::5".parse().unwrap()).unwrap();
+        assert!(p.caller(ip("203.0.113.7")).ip_blocked);
+        assert!(!p.caller(ip("203.0.113.8")).ip_blocked);
+        let c = p.caller(ip("2001:db8::5"));
         assert!(!c.ip_blocked && c.ip_listed);
-        assert!(
-            !p.caller("::ffff:10.0.0.1".parse().unwrap())
-                .unwrap()
-                .ip_blocked
-        );
+        assert!(!p.caller(ip("::ffff:10.0.0.1")).ip_blocked);
+        assert!(!c.key_ip_refused, "no key list: anywhere");
     }
 
     #[test]
-    fn an_expired_key_has_no_caller() {
+    fn a_key_list_refuses_every_other_address() {
+        let p = keyed(&[], &[], None, &["198.51.100.0/24", "2001:db8::1/128"]);
+        assert!(!p.caller(ip("198.51.100.77")).key_ip_refused);
+        assert!(!p.caller(ip("2001:db8::1")).key_ip_refused);
+        assert!(p.caller(ip("198.51.101.1")).key_ip_refused);
+        assert!(p.caller(ip("2001:db8::2")).key_ip_refused);
+        assert!(p.caller(ip("::ffff:198.51.100.1")).key_ip_refused);
+    }
+
+    #[test]
+    fn an_expired_key_is_refused_saying_so() {
         let past = Utc::now() - chrono::Duration::seconds(1);
         let future = Utc::now() + chrono::Duration::seconds(60);
+        let err = check_expiry(&profile(&[], &[], Some(past)).caller(ip("127.0.0.1"))).unwrap_err();
         assert!(
-            profile(&[], &[], Some(past))
-                .caller("127.0.0.1".parse().unwrap())
-                .is_none()
+            matches!(&err, Error::Unauthorized(m) if m.starts_with("This API key expired at ")),
+            "{err:?}"
         );
-        assert!(
-            profile(&[], &[], Some(future))
-                .caller("127.0.0.1".parse().unwrap())
-                .is_some()
-        );
+        assert!(check_expiry(&profile(&[], &[], Some(future)).caller(ip("127.0.0.1"))).is_ok());
     }
 
     #[test]

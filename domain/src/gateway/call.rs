@@ -78,6 +78,8 @@ pub async fn charge_of(
         partner_wallet_id,
         idempotency_key,
         settled: None,
+        // The console's session caller has no key (its id is the user's, negated).
+        key_id: (caller.key_id > 0).then_some(caller.key_id),
     })
 }
 

@@ -301,6 +301,9 @@ pub struct GatewayConfig {
     /// Rows per second one batch runs at (`BATCH_ROWS_PER_SECOND`): a batch must not starve the
     /// upstream or the partner's other calls.
     pub batch_rows_per_second: u32,
+    /// How long a call's answer is kept, sealed, for `GET /verify/transactions/{id}`
+    /// (`RESULT_RETENTION_HOURS`, default 24); zero keeps none.
+    pub result_retention: Duration,
 }
 
 impl Default for GatewayConfig {
@@ -310,6 +313,7 @@ impl Default for GatewayConfig {
             settle_after: Duration::from_secs(120),
             settle_schedule: "30 * * * * *".into(),
             batch_rows_per_second: 20,
+            result_retention: Duration::from_secs(24 * 3600),
         }
     }
 }
@@ -540,6 +544,19 @@ impl Config {
                             });
                         }
                         n => n,
+                    },
+                    result_retention: {
+                        let hours: u64 = parsed(
+                            "RESULT_RETENTION_HOURS",
+                            d.result_retention.as_secs() / 3600,
+                        )?;
+                        if hours > 24 * 366 {
+                            return Err(ConfigError {
+                                var: "RESULT_RETENTION_HOURS",
+                                problem: "must be between 0 and 8784".into(),
+                            });
+                        }
+                        Duration::from_secs(hours * 3600)
                     },
                 }
             },

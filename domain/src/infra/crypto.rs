@@ -129,25 +129,33 @@ impl SecretBox {
     }
 
     pub fn seal(&self, plaintext: &str) -> Vec<u8> {
+        self.seal_bytes(plaintext.as_bytes())
+    }
+
+    /// [`SecretBox::seal`] for data that need not be text (an upstream's answer).
+    pub fn seal_bytes(&self, plaintext: &[u8]) -> Vec<u8> {
         let mut nonce = [0u8; 12];
         rand::rng().fill_bytes(&mut nonce);
         let mut out = nonce.to_vec();
         out.extend(
             self.cipher
-                .encrypt(Nonce::from_slice(&nonce), plaintext.as_bytes())
+                .encrypt(Nonce::from_slice(&nonce), plaintext)
                 .expect("AES-GCM encryption does not fail for in-memory data"),
         );
         out
     }
 
     pub fn open(&self, sealed: &[u8]) -> anyhow::Result<String> {
-        anyhow::ensure!(sealed.len() > 12, "sealed secret too short");
+        Ok(String::from_utf8(self.open_bytes(sealed)?)?)
+    }
+
+    pub fn open_bytes(&self, sealed: &[u8]) -> anyhow::Result<Vec<u8>> {
+        // The nonce and the 16-byte tag: an empty plaintext seals to 28 bytes.
+        anyhow::ensure!(sealed.len() >= 12 + 16, "sealed secret too short");
         let (nonce, ciphertext) = sealed.split_at(12);
-        let plain = self
-            .cipher
+        self.cipher
             .decrypt(Nonce::from_slice(nonce), ciphertext)
-            .map_err(|_| anyhow::anyhow!("secret does not open with this ENCRYPTION_KEY"))?;
-        Ok(String::from_utf8(plain)?)
+            .map_err(|_| anyhow::anyhow!("secret does not open with this ENCRYPTION_KEY"))
     }
 }
 

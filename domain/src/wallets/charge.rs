@@ -56,6 +56,8 @@ pub struct Charge {
     /// The call already succeeded (a sandbox call's sample answer, status 200): the transaction
     /// is written `success` with this API log, in the charge's own write.
     pub settled: Option<CallLog>,
+    /// The API key that made the call (the usage per key); `None` for the portal's console.
+    pub key_id: Option<i64>,
 }
 
 /// The end of a call: a 2xx keeps the charge, anything else refunds both wallets.
@@ -75,6 +77,12 @@ pub struct CallLog {
     pub vpid: String,
     pub ip: Option<IpAddr>,
     pub latency_ms: i32,
+    /// Keep the call's answer (`api_results`, `GET /verify/transactions/{id}`) in the log's own
+    /// statement, so keeping it costs the hot path no write of its own.
+    pub keep: bool,
+    /// The answer, sealed by the caller (`gateway::results::seal`) off the charging task;
+    /// `None` with `keep`: too large to keep, the row says so.
+    pub sealed: Option<Vec<u8>>,
 }
 
 #[derive(Debug, Clone)]
@@ -204,6 +212,7 @@ struct NewTxns<'a> {
     partner_remaining: Vec<i64>,
     idempotency_key: Vec<Option<&'a str>>,
     settled: Vec<bool>,
+    key: Vec<Option<i64>>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -610,17 +619,18 @@ async fn write_transactions(
         t.partner_remaining.push(*partner_rem);
         t.idempotency_key.push(c.idempotency_key.as_deref());
         t.settled.push(c.settled.is_some());
+        t.key.push(c.key_id);
     }
     sqlx::query(
         "INSERT INTO api_transactions (id, partner_id, user_id, api_id, service, pid, mode, amount_paise, user_amount_paise,
-                                       remaining_paise, partner_remaining_paise, idempotency_key, status, status_code, settled_at)
+                                       remaining_paise, partner_remaining_paise, idempotency_key, status, status_code, settled_at, key_id)
          OVERRIDING SYSTEM VALUE
          SELECT id, partner_id, user_id, api_id, service, pid, mode, amount, user_amount, remaining, partner_remaining, key,
                 CASE WHEN settled THEN 'success' ELSE 'pending' END, CASE WHEN settled THEN 200 END,
-                CASE WHEN settled THEN now() END
+                CASE WHEN settled THEN now() END, key_id
            FROM UNNEST($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[],
-                       $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::text[], $13::bool[])
-                AS x(id, partner_id, user_id, api_id, service, pid, mode, amount, user_amount, remaining, partner_remaining, key, settled)",
+                       $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::text[], $13::bool[], $14::bigint[])
+                AS x(id, partner_id, user_id, api_id, service, pid, mode, amount, user_amount, remaining, partner_remaining, key, settled, key_id)",
     )
     .bind(&t.id)
     .bind(&t.partner)
@@ -635,6 +645,7 @@ async fn write_transactions(
     .bind(&t.partner_remaining)
     .bind(&t.idempotency_key)
     .bind(&t.settled)
+    .bind(&t.key)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -726,63 +737,83 @@ async fn write_balances(
 }
 
 /// Step 4: the API log of each settlement that changed its transaction, and of each charge
-/// written settled.
+/// written settled; with it, in the same statement, the answers to keep (`api_results`).
 async fn write_logs(
     conn: &mut PgConnection,
     items: &[Item],
     settled: &HashMap<i64, SettledRow>,
     txns: &[(usize, i64, i64, i64)],
 ) -> Result<()> {
-    let (mut txn, mut vid, mut vpid, mut code, mut ip, mut latency) = (
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-    );
-    let mut push = |id: i64, status_code: i32, log: &CallLog| {
-        txn.push(id);
-        vid.push(log.vid.clone());
-        vpid.push(log.vpid.clone());
-        code.push(status_code);
-        ip.push(log.ip.map(|i| i.to_string()));
-        latency.push(log.latency_ms);
-    };
+    let mut rows = LogRows::default();
     for item in items {
         let Item::Settle(s) = item else { continue };
         let (Some(log), true) = (&s.log, settled.contains_key(&s.transaction_id)) else {
             continue;
         };
-        push(s.transaction_id, s.status_code, log);
+        rows.push(s.transaction_id, s.status_code, log);
     }
     for (i, id, _, _) in txns {
         if let Item::Charge(Charge {
             settled: Some(log), ..
         }) = &items[*i]
         {
-            push(*id, 200, log);
+            rows.push(*id, 200, log);
         }
     }
-    if txn.is_empty() {
+    if rows.txn.is_empty() {
         return Ok(());
     }
     sqlx::query(
-        "INSERT INTO api_logs (partner_id, user_id, transaction_id, service, pid, vid, vpid, status_code, amount_paise, ip, latency_ms)
-         SELECT t.partner_id, t.user_id, t.id, t.service, t.pid, x.vid, x.vpid, x.code,
-                CASE WHEN t.status = 'success' THEN t.user_amount_paise ELSE 0 END, x.ip::inet, x.latency
-           FROM UNNEST($1::bigint[], $2::text[], $3::text[], $4::int[], $5::text[], $6::int[]) AS x(id, vid, vpid, code, ip, latency)
-           JOIN api_transactions t ON t.id = x.id",
+        "WITH x AS (
+            SELECT * FROM UNNEST($1::bigint[], $2::text[], $3::text[], $4::int[], $5::text[], $6::int[], $7::bool[], $8::bytea[])
+                AS x(id, vid, vpid, code, ip, latency, keep, sealed)
+         ), logs AS (
+            INSERT INTO api_logs (partner_id, user_id, transaction_id, service, pid, vid, vpid, status_code, amount_paise, ip, latency_ms)
+            SELECT t.partner_id, t.user_id, t.id, t.service, t.pid, x.vid, x.vpid, x.code,
+                   CASE WHEN t.status = 'success' THEN t.user_amount_paise ELSE 0 END, x.ip::inet, x.latency
+              FROM x JOIN api_transactions t ON t.id = x.id
+         )
+         INSERT INTO api_results (transaction_id, user_id, sealed)
+         SELECT t.id, t.user_id, x.sealed FROM x JOIN api_transactions t ON t.id = x.id WHERE x.keep
+         ON CONFLICT (transaction_id) DO NOTHING",
     )
-    .bind(&txn)
-    .bind(&vid)
-    .bind(&vpid)
-    .bind(&code)
-    .bind(&ip)
-    .bind(&latency)
+    .bind(&rows.txn)
+    .bind(&rows.vid)
+    .bind(&rows.vpid)
+    .bind(&rows.code)
+    .bind(&rows.ip)
+    .bind(&rows.latency)
+    .bind(&rows.keep)
+    .bind(&rows.sealed)
     .execute(&mut *conn)
     .await?;
     Ok(())
+}
+
+/// The columns of [`write_logs`]'s rows, one vector each, for `UNNEST`.
+#[derive(Default)]
+struct LogRows<'a> {
+    txn: Vec<i64>,
+    vid: Vec<&'a str>,
+    vpid: Vec<&'a str>,
+    code: Vec<i32>,
+    ip: Vec<Option<String>>,
+    latency: Vec<i32>,
+    keep: Vec<bool>,
+    sealed: Vec<Option<&'a [u8]>>,
+}
+
+impl<'a> LogRows<'a> {
+    fn push(&mut self, id: i64, status_code: i32, log: &'a CallLog) {
+        self.txn.push(id);
+        self.vid.push(&log.vid);
+        self.vpid.push(&log.vpid);
+        self.code.push(status_code);
+        self.ip.push(log.ip.map(|i| i.to_string()));
+        self.latency.push(log.latency_ms);
+        self.keep.push(log.keep);
+        self.sealed.push(log.sealed.as_deref());
+    }
 }
 
 struct Request {

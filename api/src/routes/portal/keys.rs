@@ -1,8 +1,9 @@
-//! The end user's own gateway keys: create (the key is answered once), list, revoke, and roll
-//! (a new key, the old one kept working for a grace period).
+//! The end user's own gateway keys: create (the key is answered once) with a name, an expiry
+//! and IP and API lists, list with their usage, change the name and lists, revoke, and roll (a
+//! new key, the old one kept working for a grace period).
 
 use axum::{extract::State, http::StatusCode};
-use domain::gateway::api_keys::{self, CreatedKey, KeyInfo, Mode};
+use domain::gateway::api_keys::{self, CreatedKey, KeyInfo, KeyUpdate, NewKeyRequest};
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -16,40 +17,56 @@ use crate::{
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list, create))
-        .routes(routes!(revoke))
+        .routes(routes!(update, revoke))
         .routes(routes!(roll))
 }
 
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CreateOwnKey {
-    pub mode: Mode,
-}
-
-/// Creates a key for oneself. The clear key is in this answer only. 409 past 20 active keys.
-#[utoipa::path(post, path = "/me/api-keys", tag = "portal", request_body = CreateOwnKey, security(("bearer" = [])),
+/// Creates a key for oneself, optionally named, expiring, and limited to some addresses and
+/// APIs. The clear key is in this answer only. 409 past 20 active keys; 422 naming each bad
+/// field.
+#[utoipa::path(post, path = "/me/api-keys", tag = "portal", request_body = NewKeyRequest, security(("bearer" = [])),
     responses((status = 201, body = CreatedKey), (status = 401, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody)))]
 pub async fn create(
     auth: UserAuth,
     State(state): State<AppState>,
-    Json(req): Json<CreateOwnKey>,
+    Json(req): Json<NewKeyRequest>,
 ) -> ApiResult<(StatusCode, Json<CreatedKey>)> {
     let mut tx = state.pool.begin().await?;
-    let key = api_keys::create(
-        &mut tx,
-        auth.partner_id,
-        auth.user_id,
-        req.mode,
-        auth.actor(),
-    )
-    .await?;
+    let key = api_keys::create(&mut tx, auth.partner_id, auth.user_id, &req, auth.actor()).await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(key)))
 }
 
-/// One's keys, newest first, by prefix with mode, status (active, revoked, expired), created,
-/// last used and expiry (set by a roll).
+/// Changes one of one's keys' name, IP list or API list (an empty list lifts the limit). Every
+/// api process enforces the change within a second. Anyone else's key: 404; 422 naming each bad
+/// field.
+#[utoipa::path(patch, path = "/me/api-keys/{key_id}", tag = "portal", params(("key_id" = i64, Path)), request_body = KeyUpdate,
+    security(("bearer" = [])),
+    responses((status = 200, body = KeyInfo), (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
+              (status = 422, body = crate::error::ErrorBody)))]
+pub async fn update(
+    auth: UserAuth,
+    State(state): State<AppState>,
+    Path(key_id): Path<i64>,
+    Json(req): Json<KeyUpdate>,
+) -> ApiResult<Json<KeyInfo>> {
+    let mut tx = state.pool.begin().await?;
+    let key = api_keys::update(
+        &mut tx,
+        auth.partner_id,
+        auth.user_id,
+        key_id,
+        &req,
+        auth.actor(),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Json(key))
+}
+
+/// One's keys, newest first, by name and prefix with mode, status (active, revoked, expired),
+/// created, last used, expiry, IP and API lists, and calls and spend over the last 30 days.
 #[utoipa::path(get, path = "/me/api-keys", tag = "portal", security(("bearer" = [])),
     responses((status = 200, body = Vec<KeyInfo>), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn list(auth: UserAuth, State(state): State<AppState>) -> ApiResult<Json<Vec<KeyInfo>>> {

@@ -1,6 +1,7 @@
-// The user's gateway keys: create (live or sandbox; the key is shown once), the list by prefix
-// with last use, revoke (after a confirm), and roll (a new key; the old one keeps working for
-// the grace period the user picks).
+// The user's gateway keys: create (live or sandbox, named, with an optional last day and IP and
+// API lists; the key is shown once), the list by name and prefix with its limits, 30 days' usage
+// and last use, edit the name and lists, revoke (after a confirm), and roll (a new key; the old
+// one keeps working for the grace period the user picks).
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -10,19 +11,12 @@ import { DataTable } from '@/components/ui/data-table';
 import { Field } from '@/components/ui/field';
 import { Modal } from '@/components/ui/modal';
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { formatDate } from '@/lib/format';
+import { formatCount, formatDate, formatRupees } from '@/lib/format';
 import { useZodForm } from '@/lib/form';
-import {
-  createKeySchema,
-  rollKeySchema,
-  useApiKeys,
-  useCreateKey,
-  useRevokeKey,
-  useRollKey,
-  type ApiKey,
-  type CreatedKey,
-  type KeyMode,
-} from '../api/api-keys';
+import { rollKeySchema, useApiKeys, useRevokeKey, useRollKey, type ApiKey, type CreatedKey } from '../api/api-keys';
+import { KeyCreateForm } from './key-create-form';
+import { limitsText } from './key-limit-fields';
+import { KeyLimitsForm } from './key-limits-form';
 
 /** What the list says of a key's state; a rolled key still active shows until when. */
 export function keyState(k: ApiKey, now = Date.now()): string {
@@ -32,20 +26,39 @@ export function keyState(k: ApiKey, now = Date.now()): string {
   return 'Active';
 }
 
+function Limits({ k }: { k: ApiKey }) {
+  const text = limitsText(k.allowed_ips, k.allowed_services);
+  return (
+    <div className="key-limits">
+      <span>{text.ips}</span>
+      <span>{text.services}</span>
+    </div>
+  );
+}
+
 export function ApiKeys({ fullAccess }: { fullAccess: boolean }) {
   const keys = useApiKeys();
-  const create = useCreateKey();
   const revoke = useRevokeKey();
-  const [mode, setMode] = useState<KeyMode>('sandbox');
   const [shown, setShown] = useState<{ key: CreatedKey; note?: string } | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [rolling, setRolling] = useState<ApiKey | null>(null);
+  const [editing, setEditing] = useState<ApiKey | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const columns: ColumnDef<ApiKey>[] = [
+    { header: 'Name', cell: ({ row }) => row.original.name || <span className="muted">Unnamed</span> },
     { header: 'Key', cell: ({ row }) => <code>{row.original.prefix}…</code> },
     { header: 'Mode', cell: ({ row }) => (row.original.mode === 'live' ? 'Live' : 'Sandbox') },
     { header: 'Status', cell: ({ row }) => keyState(row.original) },
+    { header: 'Limits', cell: ({ row }) => <Limits k={row.original} /> },
+    {
+      header: 'Last 30 days',
+      cell: ({ row }) => (
+        <span className="nowrap" data-testid={`usage-${row.original.id}`}>
+          {formatCount(row.original.usage.calls)} call{row.original.usage.calls === 1 ? '' : 's'}, {formatRupees(row.original.usage.spend_paise)}
+        </span>
+      ),
+    },
     { header: 'Created', cell: ({ row }) => <span className="nowrap">{formatDate(row.original.created_at)}</span> },
     { header: 'Last used', cell: ({ row }) => (row.original.last_used_at ? formatDate(row.original.last_used_at) : 'Never') },
     {
@@ -53,6 +66,9 @@ export function ApiKeys({ fullAccess }: { fullAccess: boolean }) {
       cell: ({ row }) =>
         row.original.status === 'active' && keyState(row.original) !== 'Expired' ? (
           <div className="row-actions">
+            <button type="button" className="btn btn-secondary btn-sm" onClick={() => setEditing(row.original)} aria-label={`Edit ${row.original.prefix}`}>
+              Edit
+            </button>
             <button type="button" className="btn btn-secondary btn-sm" onClick={() => setRolling(row.original)} aria-label={`Roll ${row.original.prefix}`}>
               Roll
             </button>
@@ -66,38 +82,8 @@ export function ApiKeys({ fullAccess }: { fullAccess: boolean }) {
 
   return (
     <>
-      <form
-        className="panel key-create"
-        aria-label="Create a key"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const parsed = createKeySchema.safeParse({ mode });
-          if (!parsed.success) return setError(parsed.error.issues[0].message);
-          setError(null);
-          create.mutate(parsed.data, { onSuccess: (key) => setShown({ key }), onError: (err) => setError(errorMessage(err)) });
-        }}
-      >
-        <h2 className="panel-title">Create a key</h2>
-        {error && <Alert message={{ kind: 'error', text: error }} onClose={() => setError(null)} />}
-        <fieldset className="radio-group">
-          <legend className="field-label">Mode</legend>
-          <label>
-            <input type="radio" name="key-mode" value="sandbox" checked={mode === 'sandbox'} onChange={() => setMode('sandbox')} /> Sandbox (sample answers, charged as
-            live)
-          </label>
-          <label>
-            <input type="radio" name="key-mode" value="live" checked={mode === 'live'} onChange={() => setMode('live')} /> Live
-          </label>
-        </fieldset>
-        {!fullAccess && mode === 'live' && (
-          <p className="field-hint">Your account has partial access: live calls are refused until your provider gives you full access.</p>
-        )}
-        <div>
-          <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-            {create.isPending ? 'Wait...' : 'Create key'}
-          </button>
-        </div>
-      </form>
+      <KeyCreateForm fullAccess={fullAccess} onCreated={(key) => setShown({ key })} />
+      {error && <Alert message={{ kind: 'error', text: error }} onClose={() => setError(null)} />}
 
       {keys.isError && <p role="alert">{errorMessage(keys.error)}</p>}
       <div className="api-keys-list">
@@ -132,6 +118,10 @@ export function ApiKeys({ fullAccess }: { fullAccess: boolean }) {
           })
         }
       />
+
+      <Modal open={!!editing} title="Edit key" onClose={() => setEditing(null)}>
+        {editing && <KeyLimitsForm apiKey={editing} onCancel={() => setEditing(null)} onSaved={() => setEditing(null)} />}
+      </Modal>
 
       <Modal open={!!rolling} title="Roll key" onClose={() => setRolling(null)}>
         {rolling && (
