@@ -56,6 +56,7 @@ mod settings;
 mod sign_in_attempts;
 mod signup_customization;
 mod slow_clients;
+mod smtp_failures;
 mod storage;
 mod superadmin_guard;
 mod transactions;
