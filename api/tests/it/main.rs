@@ -16,6 +16,7 @@ mod contract_errors;
 mod display_text;
 mod earnings;
 mod email_addresses;
+mod export_filters;
 mod exports;
 mod fixtures;
 mod foundation;
