@@ -142,9 +142,10 @@ impl Side {
 }
 
 /// What of its scope's rows a file holds, so that it holds what the screen it comes from
-/// shows: the screen's filter panel (e-mail, PID and services, each a part of the text), the
-/// side of the money, and for one user's transactions (User Detail) the wallet's ledger, where
-/// manual credits and debits and refunds are rows beside the calls.
+/// shows: the screen's filter panel (e-mail, PID and services, each a part of the text; the
+/// API logs' status code; the wallet transactions' wallet and type), the side of the money,
+/// and for one user's transactions (User Detail) the wallet's ledger, where manual credits and
+/// debits and refunds are rows beside the calls.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct View {
     pub ledger: bool,
@@ -152,6 +153,12 @@ pub struct View {
     pub email: Option<String>,
     pub pid: Option<String>,
     pub services: Option<String>,
+    /// API logs: only calls answered with this HTTP status.
+    pub status_code: Option<i32>,
+    /// Wallet entries: one of the two wallets.
+    pub wallet: Option<crate::money::WalletKind>,
+    /// Wallet entries: credits or debits only.
+    pub entry_type: Option<crate::wallets::EntryType>,
 }
 
 /// India Standard Time: the days of a range and the dates in a file are IST (`infra::ist`).
@@ -235,8 +242,8 @@ pub async fn create(conn: &mut PgConnection, e: &NewExport) -> Result<i64> {
     let (by, requester_id) = e.requester.parts();
     Ok(sqlx::query_scalar(
         "INSERT INTO exports (partner_id, requested_by, requester_id, kind, user_id, from_date, to_date,
-                              ledger, side, email, pid, services)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+                              ledger, side, email, pid, services, status_code, wallet, entry_type)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id",
     )
     .bind(e.scope.partner_id())
     .bind(by)
@@ -250,6 +257,9 @@ pub async fn create(conn: &mut PgConnection, e: &NewExport) -> Result<i64> {
     .bind(&e.view.email)
     .bind(&e.view.pid)
     .bind(&e.view.services)
+    .bind(e.view.status_code)
+    .bind(e.view.wallet.map(|w| w.as_str()))
+    .bind(e.view.entry_type.map(|t| t.as_str()))
     .fetch_one(conn)
     .await?)
 }
@@ -285,9 +295,12 @@ pub struct Export {
     pub email: Option<String>,
     pub pid: Option<String>,
     pub services: Option<String>,
+    pub status_code: Option<i32>,
+    pub wallet: Option<String>,
+    pub entry_type: Option<String>,
 }
 
-const COLUMNS: &str = "id, kind, partner_id, user_id, from_date, to_date, status, total_records, rows_written, file_keys, job_id, error, created_at, completed_at, ledger, side, email, pid, services";
+const COLUMNS: &str = "id, kind, partner_id, user_id, from_date, to_date, status, total_records, rows_written, file_keys, job_id, error, created_at, completed_at, ledger, side, email, pid, services, status_code, wallet, entry_type";
 
 /// Narrows a list of exports to one kind and one user (User Detail lists that user's API log
 /// exports).
@@ -389,6 +402,9 @@ struct JobRow {
     email: Option<String>,
     pid: Option<String>,
     services: Option<String>,
+    status_code: Option<i32>,
+    wallet: Option<String>,
+    entry_type: Option<String>,
 }
 
 impl JobRow {
@@ -412,6 +428,14 @@ impl JobRow {
                 email: self.email,
                 pid: self.pid,
                 services: self.services,
+                status_code: self.status_code,
+                // Written from the parsed values by `create`; anything else reads as no filter.
+                wallet: self
+                    .wallet
+                    .and_then(|w| crate::money::WalletKind::parse(&w).ok()),
+                entry_type: self
+                    .entry_type
+                    .and_then(|t| crate::wallets::EntryType::parse(&t).ok()),
             },
             earlier_parts: self.part_count,
         })
@@ -424,7 +448,8 @@ pub async fn start(conn: &mut PgConnection, id: i64) -> Result<Option<Job>> {
     let row: Option<JobRow> = sqlx::query_as(
         "UPDATE exports SET status = 'running', rows_written = 0
           WHERE id = $1 AND status IN ('queued', 'running')
-      RETURNING id, kind, partner_id, user_id, from_date, to_date, part_count, ledger, side, email, pid, services",
+      RETURNING id, kind, partner_id, user_id, from_date, to_date, part_count, ledger, side, email, pid, services,
+                status_code, wallet, entry_type",
     )
     .bind(id)
     .fetch_optional(conn)
@@ -524,7 +549,7 @@ pub async fn expired(
 ) -> Result<Vec<Expired>> {
     let rows: Vec<JobRow> = sqlx::query_as(
         "SELECT id, kind, partner_id, user_id, from_date, to_date, GREATEST(part_count, cardinality(file_keys)) AS part_count,
-                ledger, side, email, pid, services
+                ledger, side, email, pid, services, status_code, wallet, entry_type
            FROM exports WHERE completed_at < $1 ORDER BY completed_at LIMIT $2",
     )
     .bind(before)

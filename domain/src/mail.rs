@@ -133,6 +133,27 @@ impl Mailer {
         })
     }
 
+    /// The same mailer sending as `name` (the address stays the mailer's own): the platform's
+    /// mailer standing in for a partner's failed server keeps the partner's name on the mail.
+    pub fn with_sender_name(&self, name: &str) -> Mailer {
+        let rename = |from: &str| match from.parse::<Mailbox>() {
+            Ok(mb) if !name.trim().is_empty() => {
+                Mailbox::new(Some(name.trim().to_owned()), mb.email).to_string()
+            }
+            _ => from.to_owned(),
+        };
+        match self {
+            Mailer::Outbox { dir, from } => Mailer::Outbox {
+                dir: dir.clone(),
+                from: rename(from),
+            },
+            Mailer::Smtp { transport, from } => Mailer::Smtp {
+                transport: transport.clone(),
+                from: rename(from),
+            },
+        }
+    }
+
     pub fn transport_name(&self) -> &'static str {
         match self {
             Mailer::Outbox { .. } => "outbox",
@@ -220,6 +241,39 @@ pub enum Mail {
     /// My Account, Profile: the partner's sign-in address changed; the notice goes to the old
     /// address, so a change its owner did not make does not go unseen.
     PartnerEmailChanged { partner_id: i64, old_email: String },
+}
+
+impl Mail {
+    /// The mail's name where people see it (the partner's SMTP warning) and in logs.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Mail::Message(_) => "message",
+            Mail::Contact { .. } => "contact",
+            Mail::VerifyEmail { .. } => "verify_email",
+            Mail::PasswordReset { .. } => "password_reset",
+            Mail::UserPasswordReset { .. } => "user_password_reset",
+            Mail::UserSignup { .. } => "user_signup",
+            Mail::AccountCreated { .. } => "account_created",
+            Mail::LowBalance { .. } => "low_balance",
+            Mail::BankStatementDecided { .. } => "bank_statement_decided",
+            Mail::WebhookDisabled { .. } => "webhook_disabled",
+        }
+    }
+
+    /// A mail an end user cannot do without (a reset link, the sign-up link, the mail that
+    /// says an account exists): when the partner's own server fails it, the platform's mailer
+    /// sends it at once under the partner's name rather than retrying a broken server while the
+    /// link's hour runs out. Notices and alerts wait for the partner's server.
+    pub fn is_account_mail(&self) -> bool {
+        matches!(
+            self,
+            Mail::VerifyEmail { .. }
+                | Mail::PasswordReset { .. }
+                | Mail::UserPasswordReset { .. }
+                | Mail::UserSignup { .. }
+                | Mail::AccountCreated { .. }
+        )
+    }
 }
 
 impl Task for SendMail {
@@ -354,6 +408,30 @@ mod tests {
         );
         assert!(matches!(job.mail, Mail::Message(ref e) if e.subject == "S"));
         assert!(serde_json::from_str::<SendMail>(r#"{"mail":{"mail":"nope"}}"#).is_err());
+    }
+
+    #[test]
+    fn a_stand_in_mailer_keeps_its_address_and_takes_the_partners_name() {
+        let platform = Mailer::Outbox {
+            dir: "/tmp/x".into(),
+            from: "KYC Platform <no-reply@kyc.test>".into(),
+        };
+        let Mailer::Outbox { from, .. } = platform.with_sender_name("Acme, \"KYC\"") else {
+            panic!()
+        };
+        let mb: Mailbox = from.parse().unwrap();
+        assert_eq!(
+            (mb.name.as_deref(), mb.email.to_string().as_str()),
+            (Some("Acme, \"KYC\""), "no-reply@kyc.test")
+        );
+        assert!(
+            Mail::UserPasswordReset {
+                partner_id: 1,
+                email: "a@b.in".into()
+            }
+            .is_account_mail()
+                && !Mail::WebhookDisabled { endpoint_id: 1 }.is_account_mail()
+        );
     }
 
     #[test]

@@ -3,6 +3,14 @@
 //! (SMTP or the outbox), or through a partner's own SMTP server when the job names the partner
 //! and its settings are active. The partner's password is opened here, at send time.
 //!
+//! A partner's server that fails (refuses the connection or the login, does not resolve, answers
+//! an error) is recorded on the partner at once, for the console's warning
+//! (`partner_smtp::record_failure`, the password scrubbed). Then an account mail
+//! (`Mail::is_account_mail`: a reset or sign-up link, a new account) goes out through the
+//! platform's mailer under the partner's name in the same attempt: the end user cannot do
+//! without it, and retries against a broken server would outlive the link. Any other mail fails
+//! the attempt and is retried with backoff, as before.
+//!
 //! Idempotent through `mail_deliveries`: a message id delivered once is never sent again.
 
 use domain::{
@@ -18,33 +26,8 @@ use crate::{Job, JobContext};
 
 pub use domain::mail::SendMail;
 
-/// The partner's active SMTP as a mailer, or the platform's.
-async fn mailer_for(
-    ctx: &JobContext,
-    partner_id: Option<i64>,
-) -> anyhow::Result<(Mailer, &'static str)> {
-    if let Some(pid) = partner_id {
-        let mut conn = ctx.pool.acquire().await?;
-        let secrets = SecretBox::new(&ctx.config.encryption_key);
-        if let Some(smtp) = partner_smtp::active(
-            &mut conn,
-            &secrets,
-            pid,
-            ctx.config.partner_smtp_allow_private,
-        )
-        .await?
-        {
-            return Ok((
-                Mailer::Smtp {
-                    transport: smtp_transport(&smtp.transport)?,
-                    from: smtp.from,
-                },
-                "partner_smtp",
-            ));
-        }
-    }
-    Ok((ctx.mailer.clone(), ctx.mailer.transport_name()))
-}
+/// What `mail_deliveries.transport` says of an account mail the platform sent for a partner.
+pub const FALLBACK_TRANSPORT: &str = "platform_fallback";
 
 impl Job for SendMail {
     async fn run(self, ctx: &JobContext) -> anyhow::Result<()> {
@@ -58,13 +41,88 @@ impl Job for SendMail {
             tracing::info!(message_id = %id, "nothing to send any more");
             return Ok(());
         };
+        let partner = match self.partner_id {
+            Some(pid) => {
+                let secrets = SecretBox::new(&ctx.config.encryption_key);
+                partner_smtp::active(
+                    &mut conn,
+                    &secrets,
+                    pid,
+                    ctx.config.partner_smtp_allow_private,
+                )
+                .await?
+                .map(|sender| (pid, sender))
+            }
+            None => None,
+        };
         drop(conn);
-        let (mailer, transport) = mailer_for(ctx, self.partner_id).await?;
-        mailer.send(&email).await?;
+        let transport = match partner {
+            None => {
+                ctx.mailer.send(&email).await?;
+                ctx.mailer.transport_name()
+            }
+            Some((pid, sender)) => {
+                through_partner(ctx, &self.mail, pid, sender, email.clone()).await?
+            }
+        };
         mail::record_delivery(&mut *ctx.pool.acquire().await?, &email, transport).await?;
         tracing::info!(message_id = %id, transport, "mail delivered");
         Ok(())
     }
+}
+
+/// Sends `email` through partner `pid`'s server; when that fails, records the failure and, for
+/// an account mail, sends it through the platform's mailer under the partner's name instead.
+/// Returns the transport that delivered it.
+async fn through_partner(
+    ctx: &JobContext,
+    kind: &Mail,
+    pid: i64,
+    sender: partner_smtp::PartnerSender,
+    mut email: Email,
+) -> anyhow::Result<&'static str> {
+    let sent = match sender.server {
+        Err(e) => Err(format!("{e:#}")),
+        Ok(smtp) => {
+            let (user, password) = (
+                smtp.transport.user.clone().unwrap_or_default(),
+                smtp.transport.password.clone().unwrap_or_default(),
+            );
+            let sent = async {
+                Mailer::Smtp {
+                    transport: smtp_transport(&smtp.transport)?,
+                    from: smtp.from,
+                }
+                .send(&email)
+                .await
+            }
+            .await;
+            sent.map_err(|e| partner_smtp::scrub(&format!("{e:#}"), &user, &password))
+        }
+    };
+    let mut conn = ctx.pool.acquire().await?;
+    let error = match sent {
+        Ok(()) => {
+            partner_smtp::record_success(&mut conn, pid).await?;
+            return Ok("partner_smtp");
+        }
+        Err(error) => error,
+    };
+    let fallback = kind.is_account_mail();
+    partner_smtp::record_failure(&mut conn, pid, kind.kind(), &error, fallback).await?;
+    drop(conn);
+    tracing::warn!(partner_id = pid, mail = kind.kind(), fallback, %error, "the partner's SMTP server failed");
+    if !fallback {
+        anyhow::bail!("the partner's SMTP server failed: {error}");
+    }
+    if email.reply_to.is_none() {
+        email.reply_to = Some(sender.reply_to);
+    }
+    ctx.mailer
+        .with_sender_name(&sender.name)
+        .send(&email)
+        .await?;
+    Ok(FALLBACK_TRANSPORT)
 }
 
 /// The message to send now, or `None` when there is nothing to send (the account or the

@@ -1,10 +1,10 @@
 //! `smtp_test`: the SMTP step's 'send test mail'. Sends one message through the partner's
 //! saved settings (active or not) to the partner's own address, and reports the outcome in the
-//! job state: done, or failed with the server's answer as `last_error`. The host is checked
+//! job state: done, or failed with the server's answer as `last_error`; the console's SMTP
+//! warning follows it (a failure is recorded as `smtp_test`, a success clears it). The host is checked
 //! and pinned exactly as for real mail; the password never appears in the error, even when a
 //! server echoes it back.
 
-use base64::Engine;
 use domain::{
     infra::crypto::SecretBox,
     mail::{Mailer, smtp_transport, texts},
@@ -30,15 +30,24 @@ impl Job for SmtpTest {
     async fn run(self, ctx: &JobContext) -> anyhow::Result<()> {
         let mut conn = ctx.pool.acquire().await?;
         let secrets = SecretBox::new(&ctx.config.encryption_key);
-        let Some((smtp, to)) = partner_smtp::for_test(
+        let settings = partner_smtp::for_test(
             &mut conn,
             &secrets,
             self.partner_id,
             ctx.config.partner_smtp_allow_private,
         )
-        .await?
-        else {
-            anyhow::bail!("no SMTP settings are saved");
+        .await;
+        let (smtp, to) = match settings {
+            Ok(Some(found)) => found,
+            Ok(None) => anyhow::bail!("no SMTP settings are saved"),
+            // The host is refused or does not resolve: the warning says so as well.
+            Err(domain::Error::Other(e)) => {
+                let error = format!("{e:#}");
+                partner_smtp::record_failure(&mut conn, self.partner_id, Self::KIND, &error, false)
+                    .await?;
+                anyhow::bail!(error)
+            }
+            Err(e) => return Err(e.into()),
         };
         drop(conn);
         let (user, password) = (
@@ -60,39 +69,19 @@ impl Job for SmtpTest {
             .await
         }
         .await;
-        sent.map_err(|e| anyhow::anyhow!("{}", scrub(&format!("{e:#}"), &user, &password)))
-    }
-}
-
-/// `message` with the password, and the AUTH PLAIN and LOGIN forms that carry it, masked.
-fn scrub(message: &str, user: &str, password: &str) -> String {
-    if password.is_empty() {
-        return message.to_owned();
-    }
-    let b64 = base64::engine::general_purpose::STANDARD;
-    let mut out = message.to_owned();
-    for secret in [
-        b64.encode(format!("\0{user}\0{password}")),
-        b64.encode(password),
-        password.to_owned(),
-    ] {
-        out = out.replace(&secret, partner_smtp::PASSWORD_MASK);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_password_never_reaches_the_error() {
-        let msg = "535 auth failed for bob: s3cret, AGJvYgBzM2NyZXQ= and czNjcmV0";
-        let out = super::scrub(msg, "bob", "s3cret");
-        assert!(
-            !out.contains("s3cret")
-                && !out.contains("AGJvYgBzM2NyZXQ=")
-                && !out.contains("czNjcmV0"),
-            "{out}"
-        );
-        assert!(out.starts_with("535 auth failed for bob: ********"));
+        // The outcome is the console's warning too: a test that goes through clears it.
+        let mut conn = ctx.pool.acquire().await?;
+        match sent {
+            Ok(()) => {
+                partner_smtp::record_success(&mut conn, self.partner_id).await?;
+                Ok(())
+            }
+            Err(e) => {
+                let error = partner_smtp::scrub(&format!("{e:#}"), &user, &password);
+                partner_smtp::record_failure(&mut conn, self.partner_id, Self::KIND, &error, false)
+                    .await?;
+                anyhow::bail!(error)
+            }
+        }
     }
 }

@@ -6,7 +6,9 @@ use chrono::{DateTime, NaiveDate, Utc};
 use domain::{
     exports::{self, Export, Kind, NewExport, Requester, Scope, Side, View},
     infra::paging::{Page, PageParams},
+    money::WalletKind,
     partners::tenancy,
+    wallets::EntryType,
 };
 use serde::{Deserialize, Serialize};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -51,6 +53,14 @@ pub struct ExportRequest {
     pub pid: Option<String>,
     /// A part of the service (a product's name, or a product log's description).
     pub services: Option<String>,
+    /// API logs: only calls answered with this HTTP status (100 to 599), as the logs' Status
+    /// Code filter.
+    pub status_code: Option<i64>,
+    /// Wallet entries: `api` or `product` (the Wallet filter); both when left out.
+    pub wallet: Option<String>,
+    /// Wallet entries: `credit` or `debit` (the Type filter); both when left out.
+    #[serde(rename = "type")]
+    pub entry_type: Option<String>,
 }
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -88,6 +98,12 @@ pub struct ExportView {
     pub email: Option<String>,
     pub pid: Option<String>,
     pub services: Option<String>,
+    pub status_code: Option<i32>,
+    /// `api` or `product`.
+    pub wallet: Option<String>,
+    /// `credit` or `debit`.
+    #[serde(rename = "type")]
+    pub entry_type: Option<String>,
 }
 
 fn requester(auth: &ExportAuth) -> Requester {
@@ -124,7 +140,43 @@ async fn view(state: &AppState, e: Export) -> ApiResult<ExportView> {
         email: e.email,
         pid: e.pid,
         services: e.services,
+        status_code: e.status_code,
+        wallet: e.wallet,
+        entry_type: e.entry_type,
     })
+}
+
+/// The filters beside the text ones, each a 422 on its own field when it is not one of its
+/// values; blank is left out, as the lists leave it.
+fn screen_filters(
+    req: &ExportRequest,
+) -> ApiResult<(Option<i32>, Option<WalletKind>, Option<EntryType>)> {
+    let blank = |s: &Option<String>| {
+        s.as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_ascii_lowercase)
+    };
+    let status_code = match req.status_code {
+        None => None,
+        Some(c) if (100..=599).contains(&c) => Some(c as i32),
+        Some(_) => {
+            return Err(ApiError::field(
+                "status_code",
+                "Status code is a number from 100 to 599.",
+            ));
+        }
+    };
+    let wallet = match blank(&req.wallet).as_deref() {
+        None => None,
+        Some("api") => Some(WalletKind::Api),
+        Some("product") => Some(WalletKind::Product),
+        Some(_) => return Err(ApiError::field("wallet", "Wallet must be api or product")),
+    };
+    let entry_type = blank(&req.entry_type)
+        .map(|t| EntryType::parse(&t))
+        .transpose()?;
+    Ok((status_code, wallet, entry_type))
 }
 
 /// Whose rows the request names. A partner's come from its session: another partner's user is
@@ -228,6 +280,7 @@ pub async fn request_export(
             .filter(|s| !s.is_empty())
     };
     let is_user = matches!(auth, ExportAuth::User { .. });
+    let (status_code, wallet, entry_type) = screen_filters(&req)?;
     let view = View {
         ledger: !is_user && req.ledger.unwrap_or(req.user_id.is_some()),
         side: if is_user {
@@ -238,6 +291,9 @@ pub async fn request_export(
         email: text(&req.email),
         pid: text(&req.pid),
         services: text(&req.services),
+        status_code,
+        wallet,
+        entry_type,
     };
     let mut tx = state.pool.begin().await?;
     let scope = scope(&mut tx, &auth, &req).await?;

@@ -183,6 +183,24 @@ pub fn query(job: &Job) -> QueryBuilder<Postgres> {
         }
         (_, Scope::AllPartners) => {}
     }
+    // The wallet-transaction screens' Wallet and Type, and the API logs' Status Code, as their
+    // lists apply them (`wallets::entries`, `logs::partner_api_logs`).
+    match job.kind {
+        Kind::WalletEntries => {
+            if let Some(w) = job.view.wallet {
+                q.push(" AND w.kind = ").push_bind(w.as_str());
+            }
+            if let Some(t) = job.view.entry_type {
+                q.push(" AND t.type = ").push_bind(t.as_str());
+            }
+        }
+        Kind::ApiLogs => {
+            if let Some(code) = job.view.status_code {
+                q.push(" AND t.status_code = ").push_bind(code);
+            }
+        }
+        _ => {}
+    }
     if !ledger && job.kind != Kind::WalletEntries {
         // The filter panel of the screen, as its list applies it (`PartnerFilter::push`).
         let (pid, service) = match job.kind {

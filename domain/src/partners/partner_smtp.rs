@@ -9,6 +9,7 @@
 
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::PgConnection;
 
@@ -138,6 +139,22 @@ pub struct SmtpView {
     pub company_name: String,
     pub secure: bool,
     pub active: bool,
+    /// The last mail the partner's server failed, until new settings are saved or a mail
+    /// (or a test mail) goes through it; `null` when none.
+    pub last_failure: Option<SmtpFailure>,
+}
+
+/// A mail the partner's own server did not take: what the console's warning shows.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, sqlx::FromRow, utoipa::ToSchema)]
+pub struct SmtpFailure {
+    pub at: DateTime<Utc>,
+    /// The server's answer or the connection error, the password masked.
+    pub error: String,
+    /// Which mail (`domain::mail::Mail::kind`): `user_password_reset`, `user_signup`,
+    /// `account_created`, `low_balance`, `smtp_test`, …
+    pub mail: String,
+    /// Whether the platform's own mail server sent it instead (account mails).
+    pub fallback: bool,
 }
 
 #[derive(sqlx::FromRow)]
@@ -161,7 +178,18 @@ async fn row(conn: &mut PgConnection, partner_id: i64) -> Result<Option<Row>> {
     .await?)
 }
 
+async fn last_failure(conn: &mut PgConnection, partner_id: i64) -> Result<Option<SmtpFailure>> {
+    Ok(sqlx::query_as(
+        "SELECT last_error_at AS at, last_error AS error, COALESCE(last_error_mail, '') AS mail, last_error_fallback AS fallback
+           FROM partner_smtp WHERE partner_id = $1 AND last_error IS NOT NULL AND last_error_at IS NOT NULL",
+    )
+    .bind(partner_id)
+    .fetch_optional(conn)
+    .await?)
+}
+
 pub async fn view(conn: &mut PgConnection, partner_id: i64) -> Result<SmtpView> {
+    let last_failure = last_failure(conn, partner_id).await?;
     Ok(match row(conn, partner_id).await? {
         None => SmtpView {
             configured: false,
@@ -174,6 +202,7 @@ pub async fn view(conn: &mut PgConnection, partner_id: i64) -> Result<SmtpView> 
             // The spec's defaults: secure connection yes, active yes.
             secure: true,
             active: true,
+            last_failure: None,
         },
         Some(r) => SmtpView {
             configured: true,
@@ -185,6 +214,7 @@ pub async fn view(conn: &mut PgConnection, partner_id: i64) -> Result<SmtpView> 
             company_name: r.company_name,
             secure: r.secure,
             active: r.active,
+            last_failure,
         },
     })
 }
@@ -220,7 +250,9 @@ pub async fn save(
         "INSERT INTO partner_smtp (partner_id, host, port, username, password_enc, from_address, company_name, secure, active)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
          ON CONFLICT (partner_id) DO UPDATE SET host = $2, port = $3, username = $4, password_enc = $5, from_address = $6,
-                company_name = $7, secure = $8, active = $9, updated_at = now()",
+                company_name = $7, secure = $8, active = $9, updated_at = now(),
+                -- The warning was about the settings replaced now: a test mail tells about these.
+                last_error = NULL, last_error_at = NULL, last_error_mail = NULL, last_error_fallback = false",
     )
     .bind(partner_id)
     .bind(&form.host)
@@ -282,21 +314,109 @@ pub async fn pin(host: &str, port: u16, allow_private: bool) -> anyhow::Result<s
     Ok(addrs[0].ip())
 }
 
+/// A partner's switched-on mail server as the mail job sees it: the server, or why it cannot
+/// be used now (its host does not resolve or is refused, its password cannot be opened), and
+/// what the platform's mailer needs to stand in for it.
+pub struct PartnerSender {
+    pub server: anyhow::Result<ActiveSmtp>,
+    /// The name the partner's mail carries (the display name of its From, else its company
+    /// name): the platform's mailer keeps it when it sends an account mail instead.
+    pub name: String,
+    /// `"Company <from@address>"`: the Reply-To of a mail the platform sends instead, so an
+    /// answer still reaches the partner.
+    pub reply_to: String,
+}
+
 /// The partner's own mail server when it is switched on, its host checked (`allow_private`:
-/// `PARTNER_SMTP_ALLOW_PRIVATE`) and pinned for this connection.
+/// `PARTNER_SMTP_ALLOW_PRIVATE`) and pinned for this connection. `None`: none, or switched off.
 pub async fn active(
     conn: &mut PgConnection,
     secrets: &SecretBox,
     partner_id: i64,
     allow_private: bool,
-) -> Result<Option<ActiveSmtp>> {
+) -> Result<Option<PartnerSender>> {
     let Some(r) = row(conn, partner_id).await? else {
         return Ok(None);
     };
     if !r.active {
         return Ok(None);
     }
-    Ok(Some(connectable(r, secrets, allow_private).await?))
+    let reply_to = sender(&r);
+    let name = match reply_to.parse::<lettre::message::Mailbox>() {
+        Ok(mb) => mb.name.unwrap_or_else(|| r.company_name.clone()),
+        Err(_) => r.company_name.clone(),
+    };
+    let server = connectable(r, secrets, allow_private)
+        .await
+        .map_err(|e| match e {
+            Error::Other(e) => e,
+            e => anyhow::anyhow!("{e}"),
+        });
+    Ok(Some(PartnerSender {
+        server,
+        name,
+        reply_to,
+    }))
+}
+
+/// The longest error kept: a server's answer can be long, the warning is one paragraph.
+const ERROR_CHARS: usize = 500;
+
+/// Records that the partner's server failed `mail` (a [`crate::mail::Mail::kind`], or
+/// `smtp_test`) with `error`, already scrubbed of the password ([`scrub`]); `fallback` when the
+/// platform's mailer sent it instead. The console shows it until a save or a success.
+#[tracing::instrument(skip_all, fields(partner_id, mail))]
+pub async fn record_failure(
+    conn: &mut PgConnection,
+    partner_id: i64,
+    mail: &str,
+    error: &str,
+    fallback: bool,
+) -> Result<()> {
+    let error: String = error.chars().take(ERROR_CHARS).collect();
+    sqlx::query(
+        "UPDATE partner_smtp SET last_error = $2, last_error_at = now(), last_error_mail = $3, last_error_fallback = $4
+          WHERE partner_id = $1",
+    )
+    .bind(partner_id)
+    .bind(if error.is_empty() { "unknown error" } else { &error })
+    .bind(mail)
+    .bind(fallback)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// A mail went through the partner's server: the warning of an earlier failure goes. Writes
+/// only when there is one to clear.
+pub async fn record_success(conn: &mut PgConnection, partner_id: i64) -> Result<()> {
+    sqlx::query(
+        "UPDATE partner_smtp SET last_error = NULL, last_error_at = NULL, last_error_mail = NULL, last_error_fallback = false
+          WHERE partner_id = $1 AND last_error IS NOT NULL",
+    )
+    .bind(partner_id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// `message` with the password, and the AUTH PLAIN and LOGIN forms that carry it, masked: what
+/// a server answers may echo them, and the answer is shown to people and kept.
+pub fn scrub(message: &str, user: &str, password: &str) -> String {
+    use base64::Engine;
+    if password.is_empty() {
+        return message.to_owned();
+    }
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let mut out = message.to_owned();
+    for secret in [
+        b64.encode(format!("\0{user}\0{password}")),
+        b64.encode(password),
+        password.to_owned(),
+    ] {
+        out = out.replace(&secret, PASSWORD_MASK);
+    }
+    out
 }
 
 /// The saved settings whether active or not, for the 'send test mail' job, and the partner's
@@ -317,6 +437,16 @@ pub async fn for_test(
     Ok(Some((connectable(r, secrets, allow_private).await?, to)))
 }
 
+/// The From of the partner's mail: its address under its company name unless it named one.
+fn sender(r: &Row) -> String {
+    match r.from_address.parse::<lettre::message::Mailbox>() {
+        Ok(mb) if mb.name.is_none() => {
+            lettre::message::Mailbox::new(Some(r.company_name.clone()), mb.email).to_string()
+        }
+        _ => r.from_address.clone(),
+    }
+}
+
 async fn connectable(r: Row, secrets: &SecretBox, allow_private: bool) -> Result<ActiveSmtp> {
     let port = u16::try_from(r.port)
         .map_err(|_| Error::Other(anyhow::anyhow!("stored SMTP port {} out of range", r.port)))?;
@@ -330,12 +460,7 @@ async fn connectable(r: Row, secrets: &SecretBox, allow_private: bool) -> Result
         (true, 465) => "tls",
         (true, _) => "starttls",
     };
-    let from = match r.from_address.parse::<lettre::message::Mailbox>() {
-        Ok(mb) if mb.name.is_none() => {
-            lettre::message::Mailbox::new(Some(r.company_name.clone()), mb.email).to_string()
-        }
-        _ => r.from_address.clone(),
-    };
+    let from = sender(&r);
     Ok(ActiveSmtp {
         transport: SmtpConfig {
             host: ip.to_string(),
@@ -352,6 +477,19 @@ async fn connectable(r: Row, secrets: &SecretBox, allow_private: bool) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_password_never_reaches_the_error() {
+        let msg = "535 auth failed for bob: s3cret, AGJvYgBzM2NyZXQ= and czNjcmV0";
+        let out = scrub(msg, "bob", "s3cret");
+        assert!(
+            !out.contains("s3cret")
+                && !out.contains("AGJvYgBzM2NyZXQ=")
+                && !out.contains("czNjcmV0"),
+            "{out}"
+        );
+        assert!(out.starts_with("535 auth failed for bob: ********"));
+    }
 
     #[test]
     fn form_rules() {

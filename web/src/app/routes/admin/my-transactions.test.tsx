@@ -94,4 +94,29 @@ describe('Export to CSV of a filtered screen', () => {
     const post = calls.find((c) => c.init.method === 'POST');
     expect(JSON.parse(post?.init.body ?? '{}')).toEqual({ kind: 'api_transactions', user_id: 12, ledger: false, side: 'partner', email: 'asha', services: 'pan', from: '2026-11-01', to: '2026-11-01' });
   });
+
+  const queued = (kind: string) => ({
+    'POST /exports': { status: 202, body: { export_id: 5, job_id: 'j5' } },
+    'GET /exports/5': { status: 200, body: { id: 5, kind, created_at: '2026-11-01T10:00:00Z', from: '2026-11-01', to: '2026-11-02', user_id: null, status: 'queued', total_records: null, rows_written: 0, urls: [], job_id: 'j5', error: null } },
+  });
+
+  it("the wallet transactions' export carries the Wallet and Type filters and their days", async () => {
+    const calls = mockApi({ 'GET /partner/wallet-entries': { status: 200, body: page([]) }, ...queued('wallet_entries') });
+    renderRoutes([{ path: '/my-transactions', element: <MyTransactionsPage /> }], '/my-transactions?tab=wallet&kind=product&type=debit&from=2026-11-01&to=2026-11-02');
+    await userEvent.click(await screen.findByRole('button', { name: 'Export to CSV' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(calls.some((c) => c.init.method === 'POST')).toBe(true));
+    const post = calls.find((c) => c.init.method === 'POST');
+    expect(JSON.parse(post?.init.body ?? '{}')).toEqual({ kind: 'wallet_entries', wallet: 'product', type: 'debit', from: '2026-11-01', to: '2026-11-02' });
+  });
+
+  it("the API logs' export carries the Status Code filter", async () => {
+    const calls = mockApi({ 'GET /partner/api-logs': { status: 200, body: page([]) }, ...queued('api_logs') });
+    renderRoutes([{ path: '/user-transactions', element: <UserTransactionsPage /> }], '/user-transactions?tab=api-logs&status_code=402&date=2026-11-01');
+    await userEvent.click(await screen.findByRole('button', { name: 'Export to CSV' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(calls.some((c) => c.init.method === 'POST')).toBe(true));
+    const post = calls.find((c) => c.init.method === 'POST');
+    expect(JSON.parse(post?.init.body ?? '{}')).toEqual({ kind: 'api_logs', ledger: false, side: 'user', status_code: 402, from: '2026-11-01', to: '2026-11-01' });
+  });
 });

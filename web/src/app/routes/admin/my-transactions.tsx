@@ -42,7 +42,7 @@ export default function MyTransactionsPage() {
           />
         )}
         {tab === 'wallet' ? (
-          <ExportCsvButton key={tab} kind="wallet_entries" from={walletFilter.values.from || undefined} to={walletFilter.values.to || undefined} />
+          <ExportCsvButton key={tab} kind="wallet_entries" walletFilter={walletFilter.values} />
         ) : (
           <ExportCsvButton key={tab} kind={tab === 'api' ? 'api_transactions' : 'product_transactions'} filter={filter.values} side="partner" />
         )}

@@ -7,7 +7,11 @@ export default function PortalHistoryPage() {
   return (
     <section className="page">
       <h1 className="page-title">History</h1>
-      <History exportButton={(kind, from, to) => <ExportCsvButton key={`${kind}-${from}-${to}`} kind={kind} from={from} to={to} auth="user" />} />
+      <History
+        exportButton={(kind, from, to, statusCode) => (
+          <ExportCsvButton key={`${kind}-${from}-${to}-${statusCode}`} kind={kind} from={from} to={to} statusCode={statusCode} auth="user" />
+        )}
+      />
     </section>
   );
 }

@@ -40,6 +40,11 @@ export type ExportRequest = {
   email?: string;
   pid?: string;
   services?: string;
+  /** API logs: the Status Code filter. */
+  status_code?: number;
+  /** Wallet entries: the Wallet and Type filters. */
+  wallet?: 'api' | 'product';
+  type?: 'credit' | 'debit';
 };
 export type ExportQueued = { export_id: number; job_id: string };
 

@@ -26,6 +26,17 @@ export type SmtpInput = z.output<typeof smtpSchema>;
 export const updateSmtp = (input: SmtpInput) => api.put<unknown>('/partner/smtp', input);
 export const skipSmtp = () => api.post<unknown>('/partner/smtp/skip');
 
+/** A mail the partner's own server did not take (the last one, until a save or a mail that goes through). */
+export type SmtpFailure = {
+  at: string;
+  /** The server's answer or the connection error, the password masked. */
+  error: string;
+  /** Which mail: user_password_reset, user_signup, account_created, low_balance, smtp_test, … */
+  mail: string;
+  /** Whether the platform's mail server sent it instead (mails an end user's account needs). */
+  fallback: boolean;
+};
+
 /** The saved settings; the password only ever comes back masked. */
 export type SmtpView = {
   configured: boolean;
@@ -37,6 +48,7 @@ export type SmtpView = {
   company_name: string;
   secure: boolean;
   active: boolean;
+  last_failure?: SmtpFailure | null;
 };
 
 export const smtpQueryOptions = () => queryOptions({ queryKey: onboardingKeys.smtp(), queryFn: () => api.get<SmtpView>('/partner/smtp') });

@@ -1,13 +1,16 @@
 // My Account, SMTP: the saved settings with the password masked (a blank password keeps it),
-// Save, and 'Send test mail', which runs through the job queue and reports the job's outcome.
+// Save, and 'Send test mail', which runs through the job queue and reports the job's outcome;
+// above them, the warning of the last mail the server failed, which a test mail that goes
+// through (or a save) clears.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { errorMessage } from '@/lib/api-client';
 import { useZodForm } from '@/lib/form';
 import { jobState, useJob } from '@/lib/jobs';
 import { onboardingKeys } from '../api/keys';
 import { smtpEditSchema, testSmtp, updateSmtp, useSmtp, type SmtpForm, type SmtpView } from '../api/smtp';
+import { SmtpFailureWarning } from './smtp-failure';
 import { SmtpFields } from './smtp-fields';
 
 const formOf = (v: SmtpView): SmtpForm => ({
@@ -26,6 +29,11 @@ function TestMail({ disabled }: { disabled: boolean }) {
   const queue = useMutation({ mutationFn: testSmtp, onSuccess: (r) => setJobId(r.job_id) });
   const job = useJob(jobId);
   const state = jobId ? jobState(job.data) : null;
+  const qc = useQueryClient();
+  // The test's outcome sets or clears the warning: read it again once the job has ended.
+  useEffect(() => {
+    if (state === 'done' || state === 'failed') void qc.invalidateQueries({ queryKey: onboardingKeys.smtp() });
+  }, [state, qc]);
   return (
     <div className="smtp-test">
       <button type="button" className="btn btn-secondary" disabled={disabled || queue.isPending || state === 'pending'} onClick={() => queue.mutate()}>
@@ -73,6 +81,13 @@ export function SmtpSettings() {
   const msg = useTimedMessage();
   if (q.isError) return <Alert message={{ kind: 'error', text: errorMessage(q.error) }} />;
   if (!q.data) return <p className="muted">Loading...</p>;
-  // Keyed by what is saved: a save or a refetch starts the form from the server's values.
-  return <SmtpForm key={JSON.stringify({ ...q.data, password: '' })} saved={q.data} msg={msg} />;
+  const { last_failure, ...settings } = q.data;
+  // Keyed by what is saved: a save or a refetch starts the form from the server's values (not
+  // by the warning, so a test mail's outcome stays on screen when the warning changes).
+  return (
+    <>
+      {last_failure && <SmtpFailureWarning failure={last_failure} />}
+      <SmtpForm key={JSON.stringify({ ...settings, password: '' })} saved={q.data} msg={msg} />
+    </>
+  );
 }

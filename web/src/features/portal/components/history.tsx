@@ -37,8 +37,8 @@ function code(c: number | null) {
 }
 
 type Props = {
-  /** The route's Export to CSV for one list and the applied dates. */
-  exportButton: (kind: HistoryKind, from?: string, to?: string) => ReactNode;
+  /** The route's Export to CSV for one list and the applied filter (the logs' status code too). */
+  exportButton: (kind: HistoryKind, from?: string, to?: string, statusCode?: string) => ReactNode;
 };
 
 export function History({ exportButton }: Props) {
@@ -71,7 +71,7 @@ export function History({ exportButton }: Props) {
           </>
         ) : (
           <>
-            {exportButton('api_logs', f.from, f.to)}
+            {exportButton('api_logs', f.from, f.to, logFilter.status_code)}
             <LogsTable filter={logFilter} />
           </>
         )}
