@@ -257,6 +257,7 @@ impl Mail {
             Mail::LowBalance { .. } => "low_balance",
             Mail::BankStatementDecided { .. } => "bank_statement_decided",
             Mail::WebhookDisabled { .. } => "webhook_disabled",
+            Mail::PartnerEmailChanged { .. } => "partner_email_changed",
         }
     }
 
