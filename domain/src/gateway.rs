@@ -406,6 +406,11 @@ pub struct Offer {
     pub required_fields: Vec<String>,
     /// On the sandbox list: a sandbox key (and the portal's Try-it console) may call it.
     pub sandbox: bool,
+    /// The catalogue's description, for the API's documentation page.
+    pub description: String,
+    /// The catalogue's sample answer (what a sandbox call answers).
+    #[schema(value_type = Object)]
+    pub sample_response: serde_json::Value,
 }
 
 /// What `caller` may call: every API that passes check 4.
@@ -414,19 +419,25 @@ pub async fn offers(conn: &mut PgConnection, caller: &Caller) -> Result<Vec<Offe
         return Ok(Vec::new());
     }
     let prices = pricing::prices(conn, caller.partner_id, Some(caller.user_id), None).await?;
-    let rows: Vec<(i64, Vec<String>, bool)> = sqlx::query_as(
-        "SELECT c.id, c.required_fields, EXISTS (SELECT 1 FROM sandbox_apis s WHERE s.api_id = c.id) FROM api_catalogue c",
+    type Meta = (Vec<String>, bool, String, serde_json::Value);
+    let rows: Vec<(i64, Vec<String>, bool, String, serde_json::Value)> = sqlx::query_as(
+        "SELECT c.id, c.required_fields, EXISTS (SELECT 1 FROM sandbox_apis s WHERE s.api_id = c.id),
+                c.description, c.response_code
+           FROM api_catalogue c",
     )
     .fetch_all(&mut *conn)
     .await?;
-    let meta: std::collections::HashMap<i64, (Vec<String>, bool)> =
-        rows.into_iter().map(|(id, f, s)| (id, (f, s))).collect();
+    let meta: std::collections::HashMap<i64, Meta> = rows
+        .into_iter()
+        .map(|(id, f, s, d, r)| (id, (f, s, d, r)))
+        .collect();
     let sandbox_key = caller.key_mode == "sandbox";
     Ok(prices
         .into_iter()
         .filter(|p| p.visible && caller.key_allows(&p.service))
         .filter_map(|p| {
-            let (required_fields, in_sandbox) = meta.get(&p.api_id).cloned().unwrap_or_default();
+            let (required_fields, in_sandbox, description, sample_response) =
+                meta.get(&p.api_id).cloned().unwrap_or_default();
             if sandbox_key && !in_sandbox {
                 return None;
             }
@@ -437,6 +448,8 @@ pub async fn offers(conn: &mut PgConnection, caller: &Caller) -> Result<Vec<Offe
                 price_paise: p.user_amount_paise,
                 required_fields,
                 sandbox: in_sandbox,
+                description,
+                sample_response,
             })
         })
         .collect())

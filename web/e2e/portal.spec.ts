@@ -106,11 +106,18 @@ test('a user creates a sandbox key, calls an API in the console, pays for it, an
   const call = (key: string) => request.post(`/api/v1/verify/${offer.service}`, { headers: { 'X-Api-Key': key }, data: input });
   expect((await call(oldKey)).status()).toBe(200);
 
-  // The APIs page lists it with its price and a copyable curl example.
+  // The APIs page lists it with its price and its documentation: fields, sample answer,
+  // errors and code samples on this site.
   await page.getByRole('link', { name: 'APIs', exact: true }).click();
   await page.getByLabel('Search').fill(offer.service);
-  await page.getByRole('button', { name: `curl example of ${offer.name}` }).click();
-  await expect(page.getByRole('dialog')).toContainText(`/api/v1/verify/${offer.service}`);
+  await page.getByRole('button', { name: `Documentation of ${offer.name}` }).click();
+  const doc = page.getByRole('dialog');
+  await expect(doc).toContainText(`/api/v1/verify/${offer.service}`);
+  for (const title of ['curl', 'Python', 'JavaScript']) {
+    await expect(doc.getByRole('region', { name: title })).toContainText(`${new URL(page.url()).origin}/api/v1/verify/${offer.service}`);
+  }
+  await expect(doc).toContainText('insufficient_balance');
+  await noSeriousAxeViolations(page);
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
   await noSeriousAxeViolations(page);
   await page.screenshot({ path: 'test-results/portal-apis.png', fullPage: true });

@@ -1,4 +1,4 @@
-// /apis on a partner's site: what the user may call, with prices and curl examples.
+// /apis on a partner's site: what the user may call, with prices and each API's documentation.
 import { ApisList } from '@/features/portal/components/apis-list';
 
 export default function PortalApisPage() {

@@ -12,6 +12,10 @@ export type Offer = {
   required_fields: string[];
   /** On the sandbox list: the Try-it console and sandbox keys may call it. */
   sandbox: boolean;
+  /** The catalogue's description. */
+  description: string;
+  /** The catalogue's sample answer: what a sandbox call answers. */
+  sample_response: unknown;
 };
 
 export const getApis = () => api.get<Offer[]>('/me/apis', { auth: 'user' });

@@ -1,16 +1,15 @@
 // The APIs this user may call: price (what the user pays), category, required fields, whether
-// sandbox keys and the console may call it, and a copyable curl example.
+// sandbox keys and the console may call it, and each API's documentation (api-doc.tsx).
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { CopyButton } from '@/components/ui/copy-button';
 import { DataTable, slicePage, usePageParam } from '@/components/ui/data-table';
 import { Modal } from '@/components/ui/modal';
 import { errorMessage } from '@/lib/api-client';
 import { formatRupees } from '@/lib/format';
 import { useApis, type Offer } from '../api/apis';
-import { curlExample } from '../api/curl';
 import { portalPaths } from '../paths';
+import { ApiDoc } from './api-doc';
 
 const PAGE_SIZE = 25;
 
@@ -19,7 +18,7 @@ export function ApisList({ origin = window.location.origin }: { origin?: string 
   const [search, setSearch] = useState('');
   const [category, setCategory] = useState('');
   const [page, setPage] = usePageParam();
-  const [curlFor, setCurlFor] = useState<Offer | null>(null);
+  const [docFor, setDocFor] = useState<Offer | null>(null);
 
   const categories = useMemo(() => [...new Set((apis.data ?? []).map((a) => a.category))].sort(), [apis.data]);
   const shown = useMemo(() => {
@@ -64,8 +63,8 @@ export function ApisList({ origin = window.location.origin }: { origin?: string 
       header: 'Example',
       cell: ({ row }) => (
         <div className="row-actions">
-          <button type="button" className="btn btn-secondary btn-sm" onClick={() => setCurlFor(row.original)} aria-label={`curl example of ${row.original.name}`}>
-            curl
+          <button type="button" className="btn btn-secondary btn-sm" onClick={() => setDocFor(row.original)} aria-label={`Documentation of ${row.original.name}`}>
+            Docs
           </button>
           {row.original.sandbox && (
             <Link
@@ -129,24 +128,9 @@ export function ApisList({ origin = window.location.origin }: { origin?: string 
         emptyText={apis.data?.length ? 'No API matches the search.' : 'No APIs are available to you yet. Please contact us.'}
         getRowId={(r) => r.service}
       />
-      <Modal open={!!curlFor} title={curlFor ? `${curlFor.name}: curl example` : undefined} onClose={() => setCurlFor(null)} size="lg">
-        {curlFor && <CurlExample origin={origin} offer={curlFor} />}
+      <Modal open={!!docFor} title={docFor ? docFor.name : undefined} onClose={() => setDocFor(null)} size="lg">
+        {docFor && <ApiDoc origin={origin} offer={docFor} />}
       </Modal>
     </>
-  );
-}
-
-export function CurlExample({ origin, offer }: { origin: string; offer: Offer }) {
-  const text = curlExample(origin, offer.service, offer.required_fields);
-  return (
-    <div className="curl-example">
-      <p className="muted small">Replace YOUR_API_KEY with one of your keys (API Keys) and each &lt;field&gt; with its value.</p>
-      <pre>
-        <code>{text}</code>
-      </pre>
-      <CopyButton text={text} label="Copy curl example">
-        Copy
-      </CopyButton>
-    </div>
   );
 }
