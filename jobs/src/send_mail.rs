@@ -41,6 +41,11 @@ impl Job for SendMail {
             tracing::info!(message_id = %id, "nothing to send any more");
             return Ok(());
         };
+        // A partner's mail through the platform's mailer still carries the partner's name.
+        let brand = match self.partner_id {
+            Some(pid) => partner_smtp::brand_name(&mut conn, pid).await?,
+            None => None,
+        };
         let partner = match self.partner_id {
             Some(pid) => {
                 let secrets = SecretBox::new(&ctx.config.encryption_key);
@@ -58,8 +63,12 @@ impl Job for SendMail {
         drop(conn);
         let transport = match partner {
             None => {
-                ctx.mailer.send(&email).await?;
-                ctx.mailer.transport_name()
+                let mailer = match &brand {
+                    Some(name) => ctx.mailer.with_sender_name(name),
+                    None => ctx.mailer.clone(),
+                };
+                mailer.send(&email).await?;
+                mailer.transport_name()
             }
             Some((pid, sender)) => {
                 through_partner(ctx, &self.mail, pid, sender, email.clone()).await?

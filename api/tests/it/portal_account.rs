@@ -295,6 +295,27 @@ async fn portal_forgot_and_reset_password_on_the_users_own_site() {
         .expect("a reset mail");
     let prefix = format!("{}/reset-password/", app.config.partner_site_url("acme"));
     let link = token_after(text, &prefix);
+    // Sent by the platform's mailer (acme has no server of its own) under acme's name.
+    let brand: String = sqlx::query_scalar(
+        "SELECT COALESCE(NULLIF(title, ''), user_name) FROM partners WHERE id = $1",
+    )
+    .bind(a.partner.id)
+    .fetch_one(&app.db.pool)
+    .await
+    .unwrap();
+    let raw = testkit::outbox(&app.config)
+        .into_iter()
+        .rev()
+        .find(|raw| {
+            let m = testkit::parse_mail(raw);
+            m.to == a.email && m.text.contains(&prefix)
+        })
+        .expect("the reset mail's file");
+    let from = raw
+        .lines()
+        .find(|l| l.starts_with("From:"))
+        .expect("a From header");
+    assert!(from.contains(&brand), "{from} names {brand}");
 
     // Another partner's site does not take the link, and does not use it up.
     let (s, body) = app

@@ -359,6 +359,20 @@ pub async fn active(
     }))
 }
 
+/// The name a partner's mails carry when the platform's mailer sends them (no server of its
+/// own): its SMTP settings' company name, else its site's title, else its user name. End users
+/// see the partner's brand, never the platform's.
+pub async fn brand_name(conn: &mut PgConnection, partner_id: i64) -> Result<Option<String>> {
+    Ok(sqlx::query_scalar(
+        "SELECT COALESCE(NULLIF(btrim(s.company_name), ''), NULLIF(btrim(p.title), ''), p.user_name)
+           FROM partners p LEFT JOIN partner_smtp s ON s.partner_id = p.id
+          WHERE p.id = $1",
+    )
+    .bind(partner_id)
+    .fetch_optional(conn)
+    .await?)
+}
+
 /// The longest error kept: a server's answer can be long, the warning is one paragraph.
 const ERROR_CHARS: usize = 500;
 
