@@ -382,8 +382,13 @@ async fn gateway_key_usage_counts_each_keys_calls_and_spend_of_the_last_30_days(
     .execute(&app.db.pool)
     .await
     .unwrap();
-    // The console's calls (sandbox calls, so the API goes on the sandbox list) belong to no key.
+    // The console's calls (sandbox calls, so the API goes on the sandbox list; charged, as the
+    // partner charges its sandbox calls here) belong to no key.
     sqlx::query("INSERT INTO sandbox_apis (api_id) SELECT id FROM api_catalogue WHERE service = 'pan_check'")
+        .execute(&app.db.pool)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE partners SET charge_sandbox = true")
         .execute(&app.db.pool)
         .await
         .unwrap();
