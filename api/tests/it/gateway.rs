@@ -472,7 +472,10 @@ async fn gateway_sandbox_calls_answer_the_sample_and_never_reach_the_upstream() 
     let mut list: serde_json::Value = res.json().await.unwrap();
     // The documentation's parts: the catalogue's description and sample answer.
     let entry = list[0].as_object_mut().unwrap();
-    assert_eq!(entry.remove("sample_response"), Some(json!({"status": "ok"})));
+    assert_eq!(
+        entry.remove("sample_response"),
+        Some(json!({"status": "ok"}))
+    );
     assert!(entry.remove("description").is_some_and(|d| d.is_string()));
     assert_eq!(
         list,
