@@ -197,6 +197,25 @@ pub(crate) async fn queue_attempt(
     Ok(())
 }
 
+/// How long an event and its deliveries stay in the log (and can be replayed) once every
+/// delivery of it has finished.
+pub const EVENT_RETENTION: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// Deletes the events older than `retention` none of whose deliveries is still pending, with
+/// their deliveries and attempts (the foreign keys cascade). Run by the hourly `prune_jobs`.
+pub async fn prune(conn: &mut PgConnection, retention: Duration) -> Result<u64> {
+    Ok(sqlx::query(
+        "DELETE FROM webhook_events e
+          WHERE e.created_at < now() - $1 * interval '1 second'
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                             WHERE d.event_id = e.id AND d.status = 'pending')",
+    )
+    .bind(retention.as_secs_f64())
+    .execute(conn)
+    .await?
+    .rows_affected())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

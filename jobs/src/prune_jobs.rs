@@ -29,7 +29,9 @@ impl Job for PruneJobs {
         let job_attempts =
             domain::infra::job_attempts::prune(&mut conn, ctx.config.job_retention).await?;
         let idempotency_keys = domain::gateway::idempotency::prune(&ctx.pool).await?;
-        tracing::info!(pruned, sessions, tokens, attempts, job_attempts, idempotency_keys, period = %self.period, "finished jobs and expired rows pruned");
+        let webhook_events =
+            domain::webhooks::prune(&mut conn, domain::webhooks::EVENT_RETENTION).await?;
+        tracing::info!(pruned, sessions, tokens, attempts, job_attempts, idempotency_keys, webhook_events, period = %self.period, "finished jobs and expired rows pruned");
         Ok(())
     }
 }

@@ -740,3 +740,54 @@ async fn a_batch_and_a_low_balance_reach_the_subscribed_endpoints_only() {
     assert_eq!(low["data"]["threshold_paise"], 2500);
     assert!(low["data"]["balance_paise"].as_i64().unwrap() < 2500);
 }
+
+#[tokio::test]
+async fn finished_events_are_pruned_after_their_retention_and_pending_ones_kept() {
+    let app = TestApp::spawn().await;
+    let p = fixtures::partner(&app, "pruned").await;
+    let endpoint: i64 = sqlx::query_scalar(
+        "INSERT INTO webhook_endpoints (partner_id, url, events, secret_enc)
+         VALUES ($1, 'https://hooks.example.in/x', '{batch.completed}', '\\x00') RETURNING id",
+    )
+    .bind(p.id)
+    .fetch_one(&app.db.pool)
+    .await
+    .unwrap();
+    // (event, its age in days, its delivery's status)
+    for (id, days, status) in [
+        ("evt_old_done", 31, "succeeded"),
+        ("evt_old_failed", 31, "failed"),
+        ("evt_old_pending", 31, "pending"),
+        ("evt_new_done", 1, "succeeded"),
+    ] {
+        sqlx::query(
+            "WITH e AS (
+                 INSERT INTO webhook_events (id, partner_id, type, data, created_at)
+                 VALUES ($1, $2, 'batch.completed', '{}', now() - $3 * interval '1 day') RETURNING id)
+             INSERT INTO webhook_deliveries (event_id, endpoint_id, status) SELECT id, $4, $5 FROM e",
+        )
+        .bind(id)
+        .bind(p.id)
+        .bind(days as f64)
+        .bind(endpoint)
+        .bind(status)
+        .execute(&app.db.pool)
+        .await
+        .unwrap();
+    }
+    let mut conn = app.db.pool.acquire().await.unwrap();
+    let pruned = domain::webhooks::prune(&mut conn, domain::webhooks::EVENT_RETENTION)
+        .await
+        .unwrap();
+    assert_eq!(pruned, 2);
+    let left: Vec<String> = sqlx::query_scalar("SELECT id FROM webhook_events ORDER BY id")
+        .fetch_all(&app.db.pool)
+        .await
+        .unwrap();
+    assert_eq!(left, ["evt_new_done", "evt_old_pending"]);
+    assert_eq!(
+        fixtures::count(&app, "SELECT count(*) FROM webhook_deliveries").await,
+        2,
+        "the pruned events' deliveries went with them"
+    );
+}
