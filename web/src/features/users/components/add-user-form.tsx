@@ -1,6 +1,6 @@
 // Add User Manually (spec part 1): five fields and access control (Limited by default);
 // validation messages stay 10 s; success opens 'Account created successfully'.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, useTimedMessage } from '@/components/ui/alert';
 import { Field } from '@/components/ui/field';
@@ -10,8 +10,8 @@ import { ApiError, errorMessage } from '@/lib/api-client';
 import { useZodForm, type FieldErrors } from '@/lib/form';
 import { createUser, createUserSchema, type CreateUserInput } from '../api/create-user';
 import { usersKeys } from '../api/keys';
+import { UserIdentityFields, useMessagesFor10s } from './user-fields';
 
-export const VALIDATION_MS = 10_000;
 
 const empty: CreateUserInput = { first_name: '', last_name: '', phone_number: '', email: '', password: '', full_access: false };
 
@@ -23,12 +23,7 @@ export function AddUserForm() {
   const mutation = useMutation({ mutationFn: createUser });
 
   const { errors, setErrors } = form;
-  const hasErrors = Object.values(errors).some(Boolean);
-  useEffect(() => {
-    if (!hasErrors) return;
-    const t = setTimeout(() => setErrors({}), VALIDATION_MS);
-    return () => clearTimeout(t);
-  }, [errors, hasErrors, setErrors]);
+  useMessagesFor10s(errors, setErrors);
 
   const submit = form.handleSubmit((data) =>
     mutation.mutate(data, {
@@ -49,22 +44,7 @@ export function AddUserForm() {
     <>
       <form className="form card" onSubmit={submit} noValidate aria-label="Add user">
         <Alert message={msg.message} onClose={msg.clear} />
-        <div className="form-row">
-          <Field label="First name" htmlFor="au-first" error={errors.first_name}>
-            <input id="au-first" type="text" autoComplete="off" {...form.text('first_name')} />
-          </Field>
-          <Field label="Last name" htmlFor="au-last" error={errors.last_name}>
-            <input id="au-last" type="text" autoComplete="off" {...form.text('last_name')} />
-          </Field>
-        </div>
-        <div className="form-row">
-          <Field label="Phone number" htmlFor="au-phone" error={errors.phone_number}>
-            <input id="au-phone" type="tel" inputMode="numeric" autoComplete="off" {...form.text('phone_number')} />
-          </Field>
-          <Field label="E-mail" htmlFor="au-email" error={errors.email}>
-            <input id="au-email" type="email" autoComplete="off" {...form.text('email')} />
-          </Field>
-        </div>
+        <UserIdentityFields idPrefix="au" text={form.text} errors={errors} />
         <div className="form-row">
           <Field label="Password" htmlFor="au-password" error={errors.password}>
             <PasswordInput id="au-password" autoComplete="new-password" {...form.text('password')} />
