@@ -248,18 +248,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
 
         let paced = (a_rate / 2.0).max(10.0);
         let lat_secs = duration.min(Duration::from_secs(5));
-        let (metered, m_load) = client.block_on(paced_latency(
-            &format!("{}/api/v1/verify/{SERVICE}", p.plain),
-            Some(&p.hot_key),
-            paced,
-            lat_secs,
-        ))?;
-        let (direct, _) = client.block_on(paced_latency(
-            &format!("{}/v1/{SERVICE}", p.upstream),
-            None,
-            paced,
-            lat_secs,
-        ))?;
+        let (metered, m_load, direct) = client.block_on(metered_and_direct(&p, paced, lat_secs))?;
         let _ = stop.send(());
         // Let the charger answer what is in flight before the books are read.
         std::thread::sleep(Duration::from_millis(500));
@@ -681,18 +670,7 @@ pub fn latency(args: Vec<String>) -> anyhow::Result<()> {
     );
     for rate in rates {
         let secs = Duration::from_secs(5);
-        let (metered, _) = client.block_on(paced_latency(
-            &format!("{}/api/v1/verify/{SERVICE}", p.plain),
-            Some(&p.hot_key),
-            rate,
-            secs,
-        ))?;
-        let (direct, _) = client.block_on(paced_latency(
-            &format!("{}/v1/{SERVICE}", p.upstream),
-            None,
-            rate,
-            secs,
-        ))?;
+        let (metered, _, direct) = client.block_on(metered_and_direct(&p, rate, secs))?;
         println!(
             "{:>8.0} {:>12} {:>12} {:>12} {:>12}",
             rate,
@@ -709,6 +687,30 @@ pub fn latency(args: Vec<String>) -> anyhow::Result<()> {
     client.block_on(drop_database(&name))?;
     client.block_on(flush_redis(&redis_url))?;
     Ok(())
+}
+
+/// The hot key's metered calls, then direct calls to the upstream, each open loop at `rate`
+/// for `duration`: the latencies of both (2xx only) and the metered calls' tally.
+async fn metered_and_direct(
+    p: &Platform,
+    rate: f64,
+    duration: Duration,
+) -> anyhow::Result<(Vec<Duration>, Load, Vec<Duration>)> {
+    let (metered, load) = paced_latency(
+        &format!("{}/api/v1/verify/{SERVICE}", p.plain),
+        Some(&p.hot_key),
+        rate,
+        duration,
+    )
+    .await?;
+    let (direct, _) = paced_latency(
+        &format!("{}/v1/{SERVICE}", p.upstream),
+        None,
+        rate,
+        duration,
+    )
+    .await?;
+    Ok((metered, load, direct))
 }
 
 /// Open loop: a call every 1/rate seconds whatever the answers, latency of each 2xx.

@@ -41,11 +41,6 @@ impl Job for SendMail {
             tracing::info!(message_id = %id, "nothing to send any more");
             return Ok(());
         };
-        // A partner's mail through the platform's mailer still carries the partner's name.
-        let brand = match self.partner_id {
-            Some(pid) => partner_smtp::brand_name(&mut conn, pid).await?,
-            None => None,
-        };
         let partner = match self.partner_id {
             Some(pid) => {
                 let secrets = SecretBox::new(&ctx.config.encryption_key);
@@ -59,6 +54,12 @@ impl Job for SendMail {
                 .map(|sender| (pid, sender))
             }
             None => None,
+        };
+        // A partner's mail through the platform's mailer still carries the partner's name: read
+        // only when that mailer sends it (a partner with its own server names itself).
+        let brand = match (self.partner_id, &partner) {
+            (Some(pid), None) => partner_smtp::brand_name(&mut conn, pid).await?,
+            _ => None,
         };
         drop(conn);
         let transport = match partner {

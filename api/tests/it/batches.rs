@@ -505,10 +505,7 @@ async fn portal_batches_are_the_users_own_and_bad_files_are_422() {
     );
 
     // Charged, to see the money of a sandbox batch: this partner charges its sandbox calls.
-    sqlx::query("UPDATE partners SET charge_sandbox = true")
-        .execute(&app.db.pool)
-        .await
-        .unwrap();
+    gs::charge_sandbox(&app, a.partner.id).await;
     let (st, b) = post(
         "/api/v1/me/batches?service=pan_check&mode=sandbox&file_name=kyc.csv".into(),
         rows(3),

@@ -388,10 +388,7 @@ async fn gateway_key_usage_counts_each_keys_calls_and_spend_of_the_last_30_days(
         .execute(&app.db.pool)
         .await
         .unwrap();
-    sqlx::query("UPDATE partners SET charge_sandbox = true")
-        .execute(&app.db.pool)
-        .await
-        .unwrap();
+    gs::charge_sandbox(&app, l.site.partner.id).await;
     let (s, tried) = app
         .post(
             "/api/v1/me/try/pan_check",
