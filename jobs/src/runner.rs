@@ -54,6 +54,9 @@ pub const POLL: Duration = Duration::from_secs(1);
 /// Reconnection backoff after a database error: from 100 ms, doubling, up to this.
 pub const BACKOFF_MAX: Duration = Duration::from_secs(5);
 
+/// How long a busy fetcher waits for more slots to free before it claims (`gather_slots`).
+const GATHER: Duration = Duration::from_millis(2);
+
 /// Finished attempts recorded per statement at most.
 const COMPLETE_BATCH: usize = 500;
 
@@ -437,31 +440,34 @@ impl Engine {
     async fn fetcher(self: Arc<Self>, mut stop: watch::Receiver<bool>) -> anyhow::Result<()> {
         let mut backoff = Backoff::new();
         loop {
-            let permit = tokio::select! {
+            let mut permit = tokio::select! {
                 p = self.slots.clone().acquire_owned() => p?,
                 _ = stop.wait_for(|s| *s) => return Ok(()),
             };
             if *stop.borrow() {
                 return Ok(());
             }
-            let n = (1 + self.slots.available_permits()).min(self.settings.fetch_batch);
+            self.gather_slots(&mut permit).await;
+            let n = (permit.num_permits() + self.slots.available_permits())
+                .min(self.settings.fetch_batch);
             match self.claim(n).await {
                 Ok(jobs) => {
                     self.fetching.ok();
                     backoff.reset();
                     let got = jobs.len();
-                    let mut first = Some(permit);
                     for job in jobs {
-                        // Only this loop takes slots, so the `n - 1` counted free are still free.
-                        let slot = match first.take() {
+                        // Only this loop takes slots, so the `n` counted free are still free.
+                        let slot = match permit.split(1) {
                             Some(p) => p,
                             None => self.slots.clone().try_acquire_owned()?,
                         };
                         tokio::spawn(self.clone().execute(job, slot));
                     }
-                    drop(first);
-                    if got < n {
-                        // Nothing more is due: wait for a notice (an insert, a retry, a resume).
+                    drop(permit);
+                    // A short claim is not an empty queue: rows another worker's claim had
+                    // locked were skipped. Only a claim that found nothing waits for a notice
+                    // (an insert, a retry, a resume) or the poll.
+                    if got == 0 {
                         tokio::select! {
                             _ = self.wake.notified() => {}
                             _ = tokio::time::sleep(POLL) => {}
@@ -483,6 +489,26 @@ impl Engine {
                         return Ok(());
                     }
                 }
+            }
+        }
+    }
+
+    /// With every slot but a few busy, a claim would take a job or two per round trip and the
+    /// fetcher would spin in step with the handlers. So it waits up to [`GATHER`] for more
+    /// slots to free, until it holds a claim's worth (the fetch batch, at most half the slots).
+    /// An idle worker has its slots free and claims at once; a busy one claims after at most
+    /// `GATHER` whatever it holds.
+    async fn gather_slots(&self, permit: &mut tokio::sync::OwnedSemaphorePermit) {
+        let want = self
+            .settings
+            .fetch_batch
+            .min(self.settings.concurrency.div_ceil(2))
+            .max(1);
+        let deadline = tokio::time::Instant::now() + GATHER;
+        while permit.num_permits() + self.slots.available_permits() < want {
+            match tokio::time::timeout_at(deadline, self.slots.clone().acquire_owned()).await {
+                Ok(Ok(p)) => permit.merge(p),
+                _ => return,
             }
         }
     }
