@@ -18,6 +18,17 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null
 }
 
+# A Python tool in a venv of its own under .data: Debian's python refuses a system-wide pip
+# install (PEP 668). Installs `package` into `venv` unless `module` imports there already.
+ensure_venv_package() {
+  local venv="$1" package="$2" module="$3"
+  "$venv/bin/python" -c "import $module" 2>/dev/null && return 0
+  say "installing $package into $venv"
+  python3 -m venv "$venv" 2>/dev/null || { apt_install python3-venv; python3 -m venv "$venv"; }
+  "$venv/bin/pip" install --quiet --upgrade pip
+  "$venv/bin/pip" install --quiet "$package"
+}
+
 # Exports KEY=VALUE lines of a dotenv file, but never overrides what the environment sets.
 load_env_file() {
   local file="$1" line key value
