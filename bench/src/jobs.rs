@@ -20,7 +20,8 @@
 //!
 //! `cargo run -p bench --release -- jobs [JOBS] [CONCURRENCY] [FETCH_BATCH]` (Postgres at
 //! `TEST_DATABASE_URL`; CONCURRENCY and FETCH_BATCH are each worker's `WORKER_CONCURRENCY` and
-//! `WORKER_FETCH_BATCH`, default 32 and 32).
+//! `WORKER_FETCH_BATCH`, default 64 and 32: with slots for two batches, a worker claims its next
+//! batch while the last one runs, yet never claims more than it can start at once).
 
 use std::{
     io::Write,
@@ -257,7 +258,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
             .map(|v| v.unwrap_or(default))
     };
     let total = arg(0, "JOBS", 50_000)?;
-    let concurrency = arg(1, "CONCURRENCY", 32)?;
+    let concurrency = arg(1, "CONCURRENCY", 64)?;
     let batch = arg(2, "FETCH_BATCH", 32)?;
     if !(1..=256).contains(&concurrency) || !(1..=1_000).contains(&batch) {
         bail!("CONCURRENCY must be between 1 and 256, FETCH_BATCH between 1 and 1000");

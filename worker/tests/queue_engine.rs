@@ -35,7 +35,10 @@ impl Job for Counted {
     async fn run(self, _ctx: &JobContext) -> anyhow::Result<()> {
         let runs = {
             let mut all = RUNS.lock().unwrap();
-            let runs = all.get_or_insert_with(HashMap::new).entry(self.n).or_default();
+            let runs = all
+                .get_or_insert_with(HashMap::new)
+                .entry(self.n)
+                .or_default();
             *runs += 1;
             *runs
         };
@@ -110,13 +113,19 @@ async fn two_busy_engines_run_every_job_until_done_and_record_every_attempt_once
         e.await.unwrap().unwrap();
     }
 
-    let fails = (0..JOBS).filter(|n| n.is_multiple_of(FAILS_ONCE_EVERY)).count();
+    let fails = (0..JOBS)
+        .filter(|n| n.is_multiple_of(FAILS_ONCE_EVERY))
+        .count();
     // Only this test's jobs (numbered below JOBS): `cargo test` runs the others alongside.
     let runs: HashMap<u32, u32> = RUNS.lock().unwrap().clone().unwrap_or_default();
     let runs: HashMap<u32, u32> = runs.into_iter().filter(|(n, _)| *n < JOBS).collect();
     assert_eq!(runs.len(), JOBS as usize);
     for (n, r) in &runs {
-        let expected = if n.is_multiple_of(FAILS_ONCE_EVERY) { 2 } else { 1 };
+        let expected = if n.is_multiple_of(FAILS_ONCE_EVERY) {
+            2
+        } else {
+            1
+        };
         assert_eq!(*r, expected, "job {n} ran {r} times");
     }
 
@@ -192,13 +201,12 @@ async fn a_running_job_whose_worker_has_no_row_goes_back_to_the_queue() {
     }
     stop_tx.send(true).unwrap();
     engine.await.unwrap().unwrap();
-    let attempts: Vec<(String, String)> = sqlx::query_as(
-        "SELECT outcome, worker FROM job_attempts WHERE job_id = $1 ORDER BY id",
-    )
-    .bind(&id)
-    .fetch_all(&db.pool)
-    .await
-    .unwrap();
+    let attempts: Vec<(String, String)> =
+        sqlx::query_as("SELECT outcome, worker FROM job_attempts WHERE job_id = $1 ORDER BY id")
+            .bind(&id)
+            .fetch_all(&db.pool)
+            .await
+            .unwrap();
     assert_eq!(attempts[0], ("lost".to_owned(), "gone-host-1".to_owned()));
     assert_eq!(attempts[1].0, "done");
     assert_eq!(attempts.len(), 2);
