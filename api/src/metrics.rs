@@ -311,6 +311,33 @@ impl Metrics {
         );
         self.overhead
             .render(out, "kyc_gateway_overhead_seconds", "");
+        let groups = &*domain::wallets::charge::GROUPS;
+        head(
+            out,
+            "kyc_gateway_charge_group_seconds",
+            "histogram",
+            "Time of one group of the charging task, from its first statement to its commit (task=\"charge\": charges and refunds; task=\"settle\": successful settlements).",
+        );
+        for (task, g) in groups {
+            g.seconds.render(
+                out,
+                "kyc_gateway_charge_group_seconds",
+                &format!("task=\"{task}\""),
+            );
+        }
+        head(
+            out,
+            "kyc_gateway_charge_group_calls_total",
+            "counter",
+            "Calls carried by the charging task's groups; over the groups' count, the mean group size.",
+        );
+        for (task, g) in groups {
+            let _ = writeln!(
+                out,
+                "kyc_gateway_charge_group_calls_total{{task=\"{task}\"}} {}",
+                g.calls.load(Ordering::Relaxed)
+            );
+        }
     }
 }
 

@@ -97,6 +97,31 @@ async fn gateway_calls_are_counted_by_outcome_service_and_timed() {
     );
     assert_eq!(sample(&m, "kyc_gateway_overhead_seconds_count"), 3.0);
     assert!(sample(&m, "kyc_gateway_overhead_seconds_sum") > 0.0);
+    // The charging groups: three charges and a refund went through the charging task, two
+    // successful settlements through the settling one (per process: other tests' calls in the
+    // same process count too, hence at least).
+    let group = |what: &str, task: &str| sample(&m, &format!("{what}{{task=\"{task}\"}}"));
+    assert!(
+        group("kyc_gateway_charge_group_calls_total", "charge") >= 4.0,
+        "{m}"
+    );
+    assert!(
+        group("kyc_gateway_charge_group_calls_total", "settle") >= 2.0,
+        "{m}"
+    );
+    assert!(
+        group("kyc_gateway_charge_group_seconds_count", "charge") >= 1.0,
+        "{m}"
+    );
+    assert!(
+        group("kyc_gateway_charge_group_seconds_sum", "settle") > 0.0,
+        "{m}"
+    );
+    assert!(
+        group("kyc_gateway_charge_group_calls_total", "charge")
+            >= group("kyc_gateway_charge_group_seconds_count", "charge"),
+        "{m}"
+    );
     // Every request is timed by its route template.
     assert_eq!(
         sample(
