@@ -665,19 +665,41 @@ pub fn latency(args: Vec<String>) -> anyhow::Result<()> {
     let db = server_rt.block_on(testkit::TestDb::new());
     let (p, stop) = server_rt.block_on(start_platform(&db, &upstream, &redis_url))?;
     println!(
-        "{:>8} {:>12} {:>12} {:>12} {:>12}",
-        "calls/s", "metered p50", "metered p99", "direct p50", "direct p99"
+        "{:>8} {:>12} {:>12} {:>12} {:>12} {:>22} {:>22}",
+        "calls/s",
+        "metered p50",
+        "metered p99",
+        "direct p50",
+        "direct p99",
+        "charge groups: ms/size",
+        "settle groups: ms/size"
     );
     for rate in rates {
         let secs = Duration::from_secs(5);
+        let before = group_totals();
         let (metered, _, direct) = client.block_on(metered_and_direct(&p, rate, secs))?;
+        let after = group_totals();
+        let mean = |i: usize| {
+            let (n, calls, time) = (
+                after[i].0 - before[i].0,
+                after[i].1 - before[i].1,
+                after[i].2 - before[i].2,
+            );
+            format!(
+                "{:.2} / {:.1}",
+                time.as_secs_f64() * 1e3 / n.max(1) as f64,
+                calls as f64 / n.max(1) as f64
+            )
+        };
         println!(
-            "{:>8.0} {:>12} {:>12} {:>12} {:>12}",
+            "{:>8.0} {:>12} {:>12} {:>12} {:>12} {:>22} {:>22}",
             rate,
             ms(pct(&metered, 50)),
             ms(pct(&metered, 99)),
             ms(pct(&direct, 50)),
-            ms(pct(&direct, 99))
+            ms(pct(&direct, 99)),
+            mean(0),
+            mean(1)
         );
     }
     let _ = stop.send(());
@@ -687,6 +709,20 @@ pub fn latency(args: Vec<String>) -> anyhow::Result<()> {
     client.block_on(drop_database(&name))?;
     client.block_on(flush_redis(&redis_url))?;
     Ok(())
+}
+
+/// (groups, calls, time) of the charging task and of the settling one, in this process so far
+/// (the platform runs in this process).
+fn group_totals() -> [(u64, u64, Duration); 2] {
+    let groups = &*domain::wallets::charge::GROUPS;
+    std::array::from_fn(|i| {
+        let g = &groups[i].1;
+        (
+            g.seconds.count(),
+            g.calls.load(std::sync::atomic::Ordering::Relaxed),
+            g.seconds.sum(),
+        )
+    })
 }
 
 /// The hot key's metered calls, then direct calls to the upstream, each open loop at `rate`
