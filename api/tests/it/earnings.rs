@@ -16,7 +16,7 @@ use crate::{
 async fn raw(app: &TestApp, partner_id: i64, from: &str, to: &str) -> (i64, i64, i64) {
     sqlx::query_as(
         "SELECT count(*), COALESCE(sum(user_amount_paise), 0)::bigint, COALESCE(sum(amount_paise), 0)::bigint FROM api_transactions
-          WHERE partner_id = $1 AND status = 'success' AND (created_at AT TIME ZONE 'UTC')::date BETWEEN $2::date AND $3::date",
+          WHERE partner_id = $1 AND status = 'success' AND (created_at AT TIME ZONE 'Asia/Kolkata')::date BETWEEN $2::date AND $3::date",
     )
     .bind(partner_id)
     .bind(from)
@@ -90,7 +90,7 @@ async fn gateway_calls_earn_their_margin_and_refunded_calls_earn_nothing() {
     .await;
     assert_eq!(refunded, 2);
 
-    let today = chrono::Utc::now().date_naive().to_string();
+    let today = domain::infra::ist::today().to_string();
     let (st, e) = app
         .get(
             &format!("/api/v1/partner/earnings?from={today}&to={today}"),
@@ -130,7 +130,7 @@ async fn rows(app: &TestApp, p: i64, user: i64, list: &[(&str, i32, &str, i64, i
     for (service, ago, status, cost, paid) in list {
         sqlx::query(
             "INSERT INTO api_transactions (partner_id, user_id, service, pid, status, amount_paise, user_amount_paise, created_at)
-             VALUES ($1, $2, $3, 'PID', $4, $5, $6, date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - make_interval(days => $7) + interval '1 hour')",
+             VALUES ($1, $2, $3, 'PID', $4, $5, $6, date_trunc('day', now() AT TIME ZONE 'Asia/Kolkata') AT TIME ZONE 'Asia/Kolkata' - make_interval(days => $7) + interval '1 hour')",
         )
         .bind(p)
         .bind(user)
@@ -172,8 +172,7 @@ async fn counters_equal_the_transactions_through_every_change_and_per_partner() 
     )
     .await;
     rows(&app, b.id, ub, &[("earn_aml", 0, "success", 9_000, 9_999)]).await;
-    let day =
-        |ago: i64| (chrono::Utc::now().date_naive() - chrono::Duration::days(ago)).to_string();
+    let day = |ago: i64| (domain::infra::ist::today() - chrono::Duration::days(ago)).to_string();
     let get = |token: String, from: String, to: String| {
         let app = &app;
         async move {
@@ -247,7 +246,7 @@ async fn counters_equal_the_transactions_through_every_change_and_per_partner() 
     let drift = fixtures::count(
         &app,
         "SELECT count(*) FROM (
-            SELECT partner_id, (created_at AT TIME ZONE 'UTC')::date AS day, service, count(*) AS calls, sum(user_amount_paise) AS revenue, sum(amount_paise) AS cost
+            SELECT partner_id, (created_at AT TIME ZONE 'Asia/Kolkata')::date AS day, service, count(*) AS calls, sum(user_amount_paise) AS revenue, sum(amount_paise) AS cost
               FROM api_transactions WHERE status = 'success' GROUP BY 1, 2, 3) t
           FULL JOIN (SELECT * FROM earnings_counts WHERE service <> '' AND calls <> 0) e USING (partner_id, day, service)
          WHERE t.calls IS DISTINCT FROM e.calls OR t.revenue IS DISTINCT FROM e.revenue_paise OR t.cost IS DISTINCT FROM e.cost_paise",

@@ -175,7 +175,7 @@ async fn lists_are_newest_first_paged_and_filtered() {
     assert_eq!(b["total"], 2);
     let (_, b) = app.get(&format!("{WL}?ip=10.0.0.1"), Some(&p.token)).await;
     assert_eq!(b["total"], 2);
-    let today = chrono::Utc::now().date_naive();
+    let today = domain::infra::ist::today();
     let (_, b) = app
         .get(
             &format!("{WL}?user_id={u1}&ip=10.0.0.2&date={today}"),

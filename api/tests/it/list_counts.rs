@@ -48,7 +48,7 @@ async fn drift(app: &TestApp) -> Vec<String> {
         let sql = format!(
             "WITH truth AS (
                  SELECT scope, {user_out} AS user_id, {label_out} AS label, day, count(*) AS n
-                   FROM (SELECT {scope} AS scope, {u} AS user_id, {l} AS label, (created_at AT TIME ZONE 'UTC')::date AS day FROM {source}) r
+                   FROM (SELECT {scope} AS scope, {u} AS user_id, {l} AS label, (created_at AT TIME ZONE 'Asia/Kolkata')::date AS day FROM {source}) r
                   GROUP BY GROUPING SETS ({sets})),
              kept AS (SELECT scope, user_id, label, day, n FROM list_counts WHERE source = '{source}' AND n <> 0)
              SELECT format('%s %s/%s/%s/%s: %s', '{source}', scope, user_id, label, day, n)

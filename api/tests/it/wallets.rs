@@ -746,7 +746,7 @@ async fn wallet_transaction_lists_page_and_name_the_owner() {
         .get("/api/v1/partner/wallet-entries?page=abc", Some(&p.token))
         .await;
     assert_eq!(s, 400);
-    let today = chrono::Utc::now().date_naive();
+    let today = domain::infra::ist::today();
     let (_, dated) = app
         .get(
             &format!("/api/v1/partner/wallet-entries?from={today}&to={today}"),
