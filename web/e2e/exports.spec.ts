@@ -2,11 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { signInPartner } from './support/sign-in';
 
-const day = (offset: number) => {
-  const d = new Date();
-  d.setDate(d.getDate() + offset);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-};
+/** India's day (the platform's business day), `offset` days from today, as YYYY-MM-DD: the
+ * browser runs on UTC, whose date differs from India's between 18:30 and 24:00 UTC. */
+const day = (offset: number) =>
+  new Date(Date.now() + 5.5 * 3600_000 + offset * 86_400_000).toISOString().slice(0, 10);
 
 // A seeded demo user's API transactions through the real export_csv job of the e2e worker.
 test('a partner exports a user’s API transactions, sees the export finish and downloads the CSV', async ({ page }) => {
