@@ -7,6 +7,7 @@ mod auth;
 mod auth_fixtures;
 mod batches;
 mod catalogue;
+mod charge_group;
 mod client_domain;
 mod client_ip;
 mod client_logs;

@@ -1,0 +1,153 @@
+//! The charging group as one statement (`charge_group`, issue 21): the rules the gateway's
+//! tests reach only by chance, driven directly: arrival order against the balances, an
+//! idempotency key charged once within a group, a transaction settled by its first mention only
+//! (one API log), refunds that restore both wallets, and references past eight digits.
+
+use domain::wallets::charge::{self, CallLog, Charge, Item, Outcome, Settle};
+
+use crate::{
+    common::TestApp,
+    gateway_support::{self as gs, Upstream},
+};
+
+fn charge(s: &gs::Setup, user_amount: i64, key: Option<&str>) -> Item {
+    Item::Charge(Charge {
+        partner_id: s.partner_id,
+        user_id: s.user_id,
+        api_id: s.api_id,
+        service: "pan_check".into(),
+        pid: "PID1".into(),
+        mode: "live",
+        amount_paise: 100,
+        user_amount_paise: user_amount,
+        user_wallet_id: Some(s.user_wallet),
+        partner_wallet_id: Some(s.partner_wallet),
+        idempotency_key: key.map(str::to_owned),
+        settled: None,
+        key_id: None,
+    })
+}
+
+fn settle(txn: i64, success: bool) -> Item {
+    Item::Settle(Settle {
+        transaction_id: txn,
+        success,
+        status_code: if success { 200 } else { 502 },
+        log: Some(CallLog {
+            vid: format!("V{txn}"),
+            vpid: "VP".into(),
+            ip: Some("10.0.0.1".parse().unwrap()),
+            latency_ms: 3,
+            keep: false,
+            sealed: None,
+        }),
+    })
+}
+
+async fn balance(app: &TestApp, wallet: i64) -> (i64, i64) {
+    sqlx::query_as(
+        "SELECT w.balance_paise, (SELECT COALESCE(sum(CASE WHEN e.type = 'credit' THEN e.amount_paise ELSE -e.amount_paise END), 0)::bigint
+                                    FROM wallet_entries e WHERE e.wallet_id = w.id)
+           FROM wallets w WHERE w.id = $1",
+    )
+    .bind(wallet)
+    .fetch_one(&app.db.pool)
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_group_decides_in_arrival_order_charges_a_key_once_and_settles_by_first_mention() {
+    let app = TestApp::spawn().await;
+    let up = Upstream::start().await;
+    // The user's wallet covers two calls at 150, not three.
+    let s = gs::live(&app, "acme", &up.base, "pan_check", 100, 300, 1_000_000).await;
+    let pool = &app.db.pool;
+
+    let out = charge::commit_batch(
+        pool,
+        &[
+            charge(&s, 150, Some("k1")),
+            charge(&s, 150, Some("k1")),
+            charge(&s, 150, None),
+            charge(&s, 150, None),
+        ],
+    )
+    .await
+    .unwrap();
+    let Outcome::Charged {
+        transaction_id: a,
+        user_remaining_paise: 150,
+        ..
+    } = out[0]
+    else {
+        panic!("{out:?}")
+    };
+    assert_eq!(out[1], Outcome::Duplicate { transaction_id: a });
+    let Outcome::Charged {
+        transaction_id: b,
+        user_remaining_paise: 0,
+        ..
+    } = out[2]
+    else {
+        panic!("{out:?}")
+    };
+    assert_eq!(out[3], Outcome::Insufficient);
+    assert_eq!(balance(&app, s.user_wallet).await, (0, 0));
+
+    // a succeeds by its first mention; the second mention (a refund) changes nothing; b is
+    // refunded in the same group.
+    let out = charge::commit_batch(pool, &[settle(a, true), settle(a, false), settle(b, false)])
+        .await
+        .unwrap();
+    assert_eq!(
+        out,
+        vec![
+            Outcome::Settled { refunded: false },
+            Outcome::AlreadySettled,
+            Outcome::Settled { refunded: true },
+        ]
+    );
+    let logs: Vec<(i64, i32, i64)> = sqlx::query_as(
+        "SELECT transaction_id, status_code, amount_paise FROM api_logs WHERE transaction_id = ANY($1) ORDER BY transaction_id",
+    )
+    .bind(vec![a, b])
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    assert_eq!(logs, vec![(a, 200, 150), (b, 502, 0)]);
+    let rows: Vec<(i64, String, i64)> = sqlx::query_as(
+        "SELECT id, status, remaining_paise FROM api_transactions WHERE id = ANY($1) ORDER BY id",
+    )
+    .bind(vec![a, b])
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        rows,
+        vec![(a, "success".into(), 150), (b, "refunded".into(), 150)]
+    );
+    assert_eq!(balance(&app, s.user_wallet).await, (150, 150));
+    let partner = balance(&app, s.partner_wallet).await;
+    assert_eq!(partner, (1_000_000 - 100, 1_000_000 - 100));
+
+    // Settling again, from the job or a late gateway, changes nothing.
+    let out = charge::commit_batch(pool, &[settle(b, false)])
+        .await
+        .unwrap();
+    assert_eq!(out, vec![Outcome::AlreadySettled]);
+    assert_eq!(balance(&app, s.user_wallet).await, (150, 150));
+}
+
+#[tokio::test]
+async fn references_match_the_ledgers_past_eight_digits() {
+    let app = TestApp::spawn().await;
+    for id in [7_i64, 12_345_678, 123_456_789] {
+        let sql: String = sqlx::query_scalar("SELECT txn_reference($1)")
+            .bind(id)
+            .fetch_one(&app.db.pool)
+            .await
+            .unwrap();
+        assert_eq!(sql, charge::reference(id));
+    }
+}
