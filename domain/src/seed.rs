@@ -359,7 +359,7 @@ async fn demo_activity(
         let (uid, user_api_w, _) = user_wallets[*user as usize];
         let (partner_price, user_price) = price_of[&(uid, *api_id)];
         let partner_price = &partner_price;
-        let reference = format!("TXN{:08}", n + 1);
+        let reference = crate::wallets::charge::reference(n as i64 + 1);
         moves.push(Move {
             wallet: user_api_w,
             credit: false,

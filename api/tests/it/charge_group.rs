@@ -44,18 +44,6 @@ fn settle(txn: i64, success: bool) -> Item {
     })
 }
 
-async fn balance(app: &TestApp, wallet: i64) -> (i64, i64) {
-    sqlx::query_as(
-        "SELECT w.balance_paise, (SELECT COALESCE(sum(CASE WHEN e.type = 'credit' THEN e.amount_paise ELSE -e.amount_paise END), 0)::bigint
-                                    FROM wallet_entries e WHERE e.wallet_id = w.id)
-           FROM wallets w WHERE w.id = $1",
-    )
-    .bind(wallet)
-    .fetch_one(&app.db.pool)
-    .await
-    .unwrap()
-}
-
 #[tokio::test]
 async fn a_group_decides_in_arrival_order_charges_a_key_once_and_settles_by_first_mention() {
     let app = TestApp::spawn().await;
@@ -93,7 +81,8 @@ async fn a_group_decides_in_arrival_order_charges_a_key_once_and_settles_by_firs
         panic!("{out:?}")
     };
     assert_eq!(out[3], Outcome::Insufficient);
-    assert_eq!(balance(&app, s.user_wallet).await, (0, 0));
+    assert_eq!(gs::balance(&app, s.user_wallet).await, 0);
+    gs::audit(&app).await;
 
     // a succeeds by its first mention; the second mention (a refund) changes nothing; b is
     // refunded in the same group.
@@ -127,16 +116,17 @@ async fn a_group_decides_in_arrival_order_charges_a_key_once_and_settles_by_firs
         rows,
         vec![(a, "success".into(), 150), (b, "refunded".into(), 150)]
     );
-    assert_eq!(balance(&app, s.user_wallet).await, (150, 150));
-    let partner = balance(&app, s.partner_wallet).await;
-    assert_eq!(partner, (1_000_000 - 100, 1_000_000 - 100));
+    assert_eq!(gs::balance(&app, s.user_wallet).await, 150);
+    assert_eq!(gs::balance(&app, s.partner_wallet).await, 1_000_000 - 100);
+    gs::audit(&app).await;
 
     // Settling again, from the job or a late gateway, changes nothing.
     let out = charge::commit_batch(pool, &[settle(b, false)])
         .await
         .unwrap();
     assert_eq!(out, vec![Outcome::AlreadySettled]);
-    assert_eq!(balance(&app, s.user_wallet).await, (150, 150));
+    assert_eq!(gs::balance(&app, s.user_wallet).await, 150);
+    gs::audit(&app).await;
 }
 
 #[tokio::test]

@@ -144,7 +144,8 @@ pub async fn stale_pending(
     .await?)
 }
 
-/// The ledger reference of a gateway transaction's entries.
+/// The ledger reference of a gateway transaction's entries. `charge_group` writes it with the
+/// SQL function `txn_reference`, which must say the same (tested).
 pub fn reference(transaction_id: i64) -> String {
     format!("TXN{transaction_id:08}")
 }
@@ -187,46 +188,34 @@ impl<'a> Columns<'a> {
     fn of(items: &'a [Item]) -> Self {
         let mut c = Self::default();
         for item in items {
-            let log = match item {
-                Item::Charge(ch) => {
-                    c.is_charge.push(true);
-                    c.partner.push(Some(ch.partner_id));
-                    c.user.push(Some(ch.user_id));
-                    c.api.push(Some(ch.api_id));
-                    c.service.push(Some(&ch.service));
-                    c.pid.push(Some(&ch.pid));
-                    c.mode.push(Some(ch.mode));
-                    c.amount.push(Some(ch.amount_paise));
-                    c.user_amount.push(Some(ch.user_amount_paise));
-                    c.user_wallet.push(ch.user_wallet_id);
-                    c.partner_wallet.push(ch.partner_wallet_id);
-                    c.idempotency_key.push(ch.idempotency_key.as_deref());
-                    c.key.push(ch.key_id);
-                    c.txn.push(None);
-                    c.ok.push(None);
-                    c.code.push(None);
-                    ch.settled.as_ref()
-                }
-                Item::Settle(s) => {
-                    c.is_charge.push(false);
-                    c.partner.push(None);
-                    c.user.push(None);
-                    c.api.push(None);
-                    c.service.push(None);
-                    c.pid.push(None);
-                    c.mode.push(None);
-                    c.amount.push(None);
-                    c.user_amount.push(None);
-                    c.user_wallet.push(None);
-                    c.partner_wallet.push(None);
-                    c.idempotency_key.push(None);
-                    c.key.push(None);
-                    c.txn.push(Some(s.transaction_id));
-                    c.ok.push(Some(s.success));
-                    c.code.push(Some(s.status_code));
-                    s.log.as_ref()
-                }
+            // Each item fills its own side's columns; the other side's are NULL.
+            let (ch, st) = match item {
+                Item::Charge(ch) => (Some(ch), None),
+                Item::Settle(st) => (None, Some(st)),
             };
+            c.is_charge.push(ch.is_some());
+            c.partner.push(ch.map(|ch| ch.partner_id));
+            c.user.push(ch.map(|ch| ch.user_id));
+            c.api.push(ch.map(|ch| ch.api_id));
+            c.service.push(ch.map(|ch| ch.service.as_str()));
+            c.pid.push(ch.map(|ch| ch.pid.as_str()));
+            c.mode.push(ch.map(|ch| ch.mode));
+            c.amount.push(ch.map(|ch| ch.amount_paise));
+            c.user_amount.push(ch.map(|ch| ch.user_amount_paise));
+            c.user_wallet.push(ch.and_then(|ch| ch.user_wallet_id));
+            c.partner_wallet
+                .push(ch.and_then(|ch| ch.partner_wallet_id));
+            c.idempotency_key
+                .push(ch.and_then(|ch| ch.idempotency_key.as_deref()));
+            c.key.push(ch.and_then(|ch| ch.key_id));
+            c.txn.push(st.map(|st| st.transaction_id));
+            c.ok.push(st.map(|st| st.success));
+            c.code.push(st.map(|st| st.status_code));
+            // A charge's log is its settlement carried along (a sandbox call); a settlement's
+            // is the call's answer.
+            let log = ch
+                .and_then(|ch| ch.settled.as_ref())
+                .or(st.and_then(|st| st.log.as_ref()));
             c.has_log.push(log.is_some());
             c.vid.push(log.map(|l| l.vid.as_str()));
             c.vpid.push(log.map(|l| l.vpid.as_str()));

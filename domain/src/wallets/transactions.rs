@@ -390,7 +390,7 @@ pub struct LedgerRow {
 }
 
 /// The gateway transaction a ledger reference names (`TXN00000042`, see
-/// `wallets::charge::reference`).
+/// `wallets::charge::reference` and its SQL twin `txn_reference`).
 pub fn transaction_of(reference: &str) -> Option<i64> {
     let digits = reference.strip_prefix("TXN")?;
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
