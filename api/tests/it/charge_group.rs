@@ -141,3 +141,133 @@ async fn references_match_the_ledgers_past_eight_digits() {
         assert_eq!(sql, charge::reference(id));
     }
 }
+
+/// `earnings_counts` rows that differ from the same sums over the successful transactions.
+async fn earnings_drift(app: &TestApp) -> Vec<String> {
+    sqlx::query_scalar(
+        "WITH truth AS (
+             SELECT partner_id, day, COALESCE(service, '') AS service, count(*) AS calls,
+                    sum(user_amount_paise)::bigint AS revenue, sum(amount_paise)::bigint AS cost
+               FROM (SELECT partner_id, (created_at AT TIME ZONE 'Asia/Kolkata')::date AS day, service,
+                            user_amount_paise, amount_paise
+                       FROM api_transactions WHERE status = 'success') t
+              GROUP BY GROUPING SETS ((partner_id, day, service), (partner_id, day))),
+         kept AS (SELECT partner_id, day, service, calls, revenue_paise, cost_paise FROM earnings_counts
+                   WHERE calls <> 0 OR revenue_paise <> 0 OR cost_paise <> 0)
+         SELECT format('%s %s %s: %s calls, %s / %s', partner_id, day, service, calls, revenue, cost)
+           FROM ((TABLE truth EXCEPT TABLE kept) UNION ALL (TABLE kept EXCEPT TABLE truth)) d(partner_id, day, service, calls, revenue, cost)",
+    )
+    .fetch_all(&app.db.pool)
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_group_keeps_the_list_and_earnings_counts_its_triggers_stand_aside_for() {
+    let app = TestApp::spawn().await;
+    let up = Upstream::start().await;
+    let s = gs::live(
+        &app,
+        "acme",
+        &up.base,
+        "pan_check",
+        100,
+        1_000_000,
+        1_000_000,
+    )
+    .await;
+    let pool = &app.db.pool;
+    let ids = |out: &[Outcome]| -> Vec<i64> {
+        out.iter()
+            .map(|o| match o {
+                Outcome::Charged { transaction_id, .. } => *transaction_id,
+                o => panic!("{o:?}"),
+            })
+            .collect()
+    };
+
+    // Pending charges, and charges settled in their own write (a sandbox call's answer).
+    let mut settled = charge(&s, 150, None);
+    if let Item::Charge(c) = &mut settled {
+        c.settled = match settle(0, true) {
+            Item::Settle(x) => x.log,
+            _ => unreachable!(),
+        };
+    }
+    let out = charge::commit_batch(
+        pool,
+        &[
+            charge(&s, 150, None),
+            settled.clone(),
+            charge(&s, 120, None),
+            settled,
+        ],
+    )
+    .await
+    .unwrap();
+    let t = ids(&out);
+    assert!(
+        crate::list_counts::drift(&app).await.is_empty(),
+        "{:?}",
+        crate::list_counts::drift(&app).await
+    );
+    assert!(
+        earnings_drift(&app).await.is_empty(),
+        "{:?}",
+        earnings_drift(&app).await
+    );
+
+    // One call made "yesterday" (moved by hand, which its triggers count) earns on its own day
+    // when the group settles it; a success and a refund in one group.
+    sqlx::query(
+        "UPDATE api_transactions SET created_at = created_at - interval '1 day' WHERE id = $1",
+    )
+    .bind(t[0])
+    .execute(pool)
+    .await
+    .unwrap();
+    let out = charge::commit_batch(pool, &[settle(t[0], true), settle(t[2], false)])
+        .await
+        .unwrap();
+    assert_eq!(
+        out,
+        vec![
+            Outcome::Settled { refunded: false },
+            Outcome::Settled { refunded: true }
+        ]
+    );
+    assert!(
+        crate::list_counts::drift(&app).await.is_empty(),
+        "{:?}",
+        crate::list_counts::drift(&app).await
+    );
+    assert!(
+        earnings_drift(&app).await.is_empty(),
+        "{:?}",
+        earnings_drift(&app).await
+    );
+    let days: i64 = sqlx::query_scalar(
+        "SELECT count(DISTINCT day) FROM earnings_counts WHERE partner_id = $1 AND calls > 0",
+    )
+    .bind(s.partner_id)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!(days, 2, "the call moved to yesterday earns there");
+
+    // Outside the group the triggers count again: a row written by hand is counted.
+    sqlx::query(
+        "INSERT INTO api_logs (partner_id, user_id, service, pid, vid, vpid, status_code) VALUES ($1, $2, 'pan_check', 'P', 'V', 'VP', 403)",
+    )
+    .bind(s.partner_id)
+    .bind(s.user_id)
+    .execute(pool)
+    .await
+    .unwrap();
+    assert!(
+        crate::list_counts::drift(&app).await.is_empty(),
+        "{:?}",
+        crate::list_counts::drift(&app).await
+    );
+    gs::audit(&app).await;
+}

@@ -15,7 +15,7 @@ use crate::{
 
 /// Every counter row differs from a `count(*)` of what it counts, and every all-time total
 /// from its scope's `count(*)`: none may.
-async fn drift(app: &TestApp) -> Vec<String> {
+pub(crate) async fn drift(app: &TestApp) -> Vec<String> {
     let mut wrong = Vec::new();
     // (source, scope, user, label): the columns the migration counts by ('' = no such level).
     for (source, scope, user, label) in [

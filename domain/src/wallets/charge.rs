@@ -3,10 +3,11 @@
 //! One transaction per call tops out near Postgres's commit rate on one partner's wallet, which
 //! every call of every user of that partner debits. So each api process hands its charges and
 //! settlements to a [`Charger`] task through a channel; the task takes what has arrived (up to
-//! [`MAX_BATCH`]) and applies it as ONE statement, the SQL function `charge_group` (migration
-//! `20261130010001_charge_group`), autocommitted: one round trip per group, where a transaction of
-//! separate statements took nine, each a wait for the task and the backend to be scheduled again
-//! on a loaded machine. Its steps:
+//! [`MAX_BATCH`]) and applies it as ONE statement, the SQL function `charge_group` (migrations
+//! `20261130010001_charge_group`, and `20261201010001_charge_group_counts`, which has it keep the
+//! list and earnings counts itself and plan by index at any table size), autocommitted: one round
+//! trip per group, where a transaction of separate statements took nine, each a wait for the task
+//! and the backend to be scheduled again on a loaded machine. Its steps:
 //!
 //! 1. settlements mark their pending transactions `success` or `refunded` (only rows still
 //!    `pending` change, so a settlement is applied once however often it is sent, by the gateway
