@@ -319,7 +319,8 @@ impl Gateway {
 /// failed write is logged and left to the key's next call.
 async fn record_key_uses(pool: PgPool, mut rx: mpsc::UnboundedReceiver<i64>) {
     let mut batch = Vec::with_capacity(HIT_BATCH);
-    while rx.recv_many(&mut batch, HIT_BATCH).await > 0 {
+    let mut last = None;
+    while next_batch(&mut rx, &mut batch, &mut last, KEY_USES_EVERY).await {
         batch.sort_unstable();
         batch.dedup();
         let written = match pool.acquire().await {
@@ -339,7 +340,8 @@ async fn record_key_uses(pool: PgPool, mut rx: mpsc::UnboundedReceiver<i64>) {
 /// stay in memory), then dropped with an error: the log is a record, not money.
 async fn record_refusals(pool: PgPool, mut rx: mpsc::UnboundedReceiver<Refusal>) {
     let mut batch = Vec::with_capacity(HIT_BATCH);
-    while rx.recv_many(&mut batch, HIT_BATCH).await > 0 {
+    let mut last = None;
+    while next_batch(&mut rx, &mut batch, &mut last, WRITE_EVERY).await {
         for attempt in 1.. {
             let written = match pool.acquire().await {
                 Ok(mut conn) => domain::gateway::logs::record_refusals(&mut conn, &batch).await,
@@ -364,6 +366,39 @@ async fn record_refusals(pool: PgPool, mut rx: mpsc::UnboundedReceiver<Refusal>)
 /// Most hits one write takes.
 const HIT_BATCH: usize = 4096;
 
+/// How often a busy off-path writer (IP hits, refused calls) writes; an idle one writes a
+/// lone call's row at once.
+const WRITE_EVERY: Duration = Duration::from_millis(100);
+
+/// How often the keys' last use is written under steady calls: it is shown, never decided on.
+const KEY_USES_EVERY: Duration = Duration::from_secs(1);
+
+/// Waits for an off-path writer's next batch: at least one item, then whatever else arrives
+/// until `every` has passed since the previous write began (`last`). Writing each item as it
+/// came made every writer under steady calls a chain of tiny commits, each a round trip, a WAL
+/// flush and a backend's time taken from the charging groups. False once every sender is gone
+/// and nothing is left.
+async fn next_batch<T>(
+    rx: &mut mpsc::UnboundedReceiver<T>,
+    batch: &mut Vec<T>,
+    last: &mut Option<Instant>,
+    every: Duration,
+) -> bool {
+    if rx.recv_many(batch, HIT_BATCH).await == 0 {
+        return false;
+    }
+    if let Some(rest) = last.map(|l| every.saturating_sub(l.elapsed()))
+        && !rest.is_zero()
+    {
+        tokio::time::sleep(rest).await;
+        if !rx.is_empty() && batch.len() < HIT_BATCH {
+            rx.recv_many(batch, HIT_BATCH - batch.len()).await;
+        }
+    }
+    *last = Some(Instant::now());
+    true
+}
+
 /// Writes the hits that have arrived, in one statement or one Redis MULTI per batch. A failed
 /// write is retried (the hits stay in memory) rather than dropped.
 async fn count_hits(
@@ -372,7 +407,8 @@ async fn count_hits(
     mut rx: mpsc::UnboundedReceiver<Hit>,
 ) {
     let mut batch = Vec::with_capacity(HIT_BATCH);
-    while rx.recv_many(&mut batch, HIT_BATCH).await > 0 {
+    let mut last = None;
+    while next_batch(&mut rx, &mut batch, &mut last, WRITE_EVERY).await {
         for attempt in 1.. {
             let written = match &redis {
                 Some(r) => match r.hits().await {

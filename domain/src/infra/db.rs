@@ -12,7 +12,7 @@ pub async fn connect(url: &str, max_connections: u32) -> Result<PgPool, sqlx::Er
 }
 
 /// A connection idle for less than this is handed out without a ping.
-const PING_IF_IDLE_FOR: Duration = Duration::from_secs(1);
+pub(crate) const PING_IF_IDLE_FOR: Duration = Duration::from_secs(1);
 
 /// sqlx pings every idle connection before handing it out (`test_before_acquire`): one more
 /// round trip in front of every statement the pool runs, the gateway's charging group included,

@@ -37,11 +37,14 @@ use std::{
     time::{Duration, Instant},
 };
 
-use sqlx::{PgConnection, PgPool};
+use sqlx::{Connection, PgConnection, PgPool, Postgres, pool::PoolConnection};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{LowBalance, WalletKind};
-use crate::{Error, Result, infra::metrics::Histogram};
+use crate::{
+    Error, Result,
+    infra::{db::PING_IF_IDLE_FOR, metrics::Histogram},
+};
 
 /// Most calls one transaction takes; more waiting calls go into the next one.
 pub const MAX_BATCH: usize = 256;
@@ -418,10 +421,11 @@ impl Charger {
 
 async fn run(pool: PgPool, mut rx: mpsc::Receiver<Request>, stats: &'static GroupStats) {
     let mut batch: Vec<Request> = Vec::with_capacity(MAX_BATCH);
+    let mut held = None;
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
         let items: Vec<Item> = batch.iter().map(|r| r.item.clone()).collect();
         let started = Instant::now();
-        let result = commit_batch(&pool, &items).await;
+        let result = commit_held(&pool, &mut held, &items).await;
         stats.seconds.observe(started.elapsed());
         stats.calls.fetch_add(items.len() as u64, Ordering::Relaxed);
         match result {
@@ -441,6 +445,33 @@ async fn run(pool: PgPool, mut rx: mpsc::Receiver<Request>, stats: &'static Grou
     }
 }
 
+/// A charging task's own connection and when it was last used.
+type Held = Option<(PoolConnection<Postgres>, Instant)>;
+
+/// [`commit_batch`] on the task's own connection, kept from group to group: a connection taken
+/// from the pool for each group goes back with a ping (sqlx tests every released connection), one
+/// more round trip and task wake-up per group on the hot path. As the pool does, a connection
+/// idle for a while is pinged before use; one that failed is given up (back to the pool, which
+/// closes a broken one) and the next group takes a fresh one.
+async fn commit_held(pool: &PgPool, held: &mut Held, items: &[Item]) -> Result<Vec<Outcome>> {
+    if let Some((conn, used)) = held.as_mut()
+        && used.elapsed() >= PING_IF_IDLE_FOR
+        && conn.ping().await.is_err()
+    {
+        *held = None;
+    }
+    let (conn, used) = match held {
+        Some(h) => h,
+        None => held.insert((pool.acquire().await?, Instant::now())),
+    };
+    let result = commit_on(conn, items).await;
+    *used = Instant::now();
+    if result.is_err() {
+        *held = None;
+    }
+    result
+}
+
 /// `items` on the caller's transaction `conn`, with their low-balance alerts: for a writer that
 /// must commit the money with a write of its own (a batch row's state).
 pub async fn apply_in(conn: &mut PgConnection, items: &[Item]) -> Result<Vec<Outcome>> {
@@ -457,15 +488,20 @@ pub async fn apply_in(conn: &mut PgConnection, items: &[Item]) -> Result<Vec<Out
 /// that also queues the alerts, as `wallets::apply` does for a single movement, so no caller can
 /// move money without them.
 pub async fn commit_batch(pool: &PgPool, items: &[Item]) -> Result<Vec<Outcome>> {
+    commit_on(&mut *pool.acquire().await?, items).await
+}
+
+/// [`commit_batch`] on `conn`, which holds no transaction.
+async fn commit_on(conn: &mut PgConnection, items: &[Item]) -> Result<Vec<Outcome>> {
     let mut attempt = 0;
     loop {
         attempt += 1;
         let result = async {
-            match apply_batch(pool, items, true).await {
+            match apply_batch(&mut *conn, items, true).await {
                 Err(Error::Db(sqlx::Error::Database(d)))
                     if d.code().as_deref() == Some(LOW_BALANCE_CROSSED) =>
                 {
-                    let mut tx = pool.begin().await?;
+                    let mut tx = conn.begin().await?;
                     let outcomes = apply_in(&mut tx, items).await?;
                     tx.commit().await?;
                     Ok(outcomes)
