@@ -278,7 +278,12 @@ pub async fn verify(
 
 /// Another api process on the same database: its own pool, its own charging task.
 pub async fn second_instance(app: &TestApp) -> (String, oneshot::Sender<()>) {
-    let pool = domain::infra::db::connect(&app.db.url, 10).await.unwrap();
+    instance_on(app, &app.db.url).await
+}
+
+/// An api process on the test's database reached at `database_url` (through a proxy, say).
+pub async fn instance_on(app: &TestApp, database_url: &str) -> (String, oneshot::Sender<()>) {
+    let pool = domain::infra::db::connect(database_url, 10).await.unwrap();
     let state = api::AppState::new(pool, app.config.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());

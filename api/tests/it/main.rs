@@ -26,6 +26,7 @@ mod gateway_crash;
 mod gateway_hits;
 mod gateway_hot_path;
 mod gateway_keys;
+mod gateway_outage;
 mod gateway_support;
 mod ip_access;
 mod ip_hits;
