@@ -11,6 +11,7 @@ pub mod ist;
 pub mod job_attempts;
 pub mod job_owners;
 pub mod metrics;
+pub mod nodelay;
 pub mod paging;
 pub mod public_addr;
 pub mod queue;

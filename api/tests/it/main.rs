@@ -50,6 +50,7 @@ mod portal_history;
 mod portal_key_use;
 mod portal_sites;
 mod portal_usage;
+mod postgres_connections;
 mod prices;
 mod queue;
 mod security_headers;

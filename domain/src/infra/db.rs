@@ -8,7 +8,10 @@ use sqlx::{
 };
 
 pub async fn connect(url: &str, max_connections: u32) -> Result<PgPool, sqlx::Error> {
-    pool_options(max_connections).connect(url).await
+    let options: PgConnectOptions = url.parse()?;
+    pool_options(max_connections, &options)
+        .connect_with(options)
+        .await
 }
 
 /// A connection idle for less than this is handed out without a ping.
@@ -19,8 +22,16 @@ pub(crate) const PING_IF_IDLE_FOR: Duration = Duration::from_secs(1);
 /// where it measured as much as the group's own statement on a loaded machine. A connection used
 /// within the last second is handed out as it is; one idle for longer (the kind a restart of
 /// Postgres or a dropped link leaves broken) is still pinged, and replaced when it fails.
-fn pool_options(max_connections: u32) -> PgPoolOptions {
+/// Every new connection gets TCP_NODELAY (`nodelay`).
+fn pool_options(max_connections: u32, options: &PgConnectOptions) -> PgPoolOptions {
+    let port = options.get_port();
     PgPoolOptions::new()
+        .after_connect(move |_, _| {
+            Box::pin(async move {
+                super::nodelay::apply(port);
+                Ok(())
+            })
+        })
         .max_connections(max_connections)
         .acquire_timeout(Duration::from_secs(10))
         .test_before_acquire(false)
@@ -42,7 +53,7 @@ pub async fn connect_as(
     application_name: &str,
 ) -> Result<PgPool, sqlx::Error> {
     let options: PgConnectOptions = url.parse()?;
-    pool_options(max_connections)
+    pool_options(max_connections, &options)
         .connect_with(options.application_name(application_name))
         .await
 }
