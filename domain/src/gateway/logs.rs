@@ -303,9 +303,11 @@ pub async fn record_refusals(conn: &mut PgConnection, refusals: &[Refusal]) -> R
         "INSERT INTO api_logs (partner_id, user_id, service, pid, vid, vpid, status_code, amount_paise, ip, reason, created_at)
          SELECT x.partner_id, x.user_id, x.service, x.pid, '', '', x.code, 0, x.ip::inet, x.reason, x.at
            FROM UNNEST($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::timestamptz[])
-                AS x(partner_id, user_id, service, pid, code, ip, reason, at)
+                WITH ORDINALITY AS x(partner_id, user_id, service, pid, code, ip, reason, at, n)
            -- A user deleted since its call was refused has no log to keep.
-           JOIN end_users u ON u.id = x.user_id AND u.partner_id = x.partner_id",
+           JOIN end_users u ON u.id = x.user_id AND u.partner_id = x.partner_id
+          -- Ids in the order the calls were refused, whatever order the join gives.
+          ORDER BY x.n",
     )
     .bind(&partner)
     .bind(&user)
