@@ -162,6 +162,16 @@ async fn earnings_drift(app: &TestApp) -> Vec<String> {
     .unwrap()
 }
 
+/// The list counters and the earnings both equal a recount of their rows.
+async fn counts_exact(app: &TestApp, when: &str) {
+    let lists = crate::list_counts::drift(app).await;
+    let earnings = earnings_drift(app).await;
+    assert!(
+        lists.is_empty() && earnings.is_empty(),
+        "{when}: lists {lists:?}, earnings {earnings:?}"
+    );
+}
+
 #[tokio::test]
 async fn a_group_keeps_the_list_and_earnings_counts_its_triggers_stand_aside_for() {
     let app = TestApp::spawn().await;
@@ -206,16 +216,7 @@ async fn a_group_keeps_the_list_and_earnings_counts_its_triggers_stand_aside_for
     .await
     .unwrap();
     let t = ids(&out);
-    assert!(
-        crate::list_counts::drift(&app).await.is_empty(),
-        "{:?}",
-        crate::list_counts::drift(&app).await
-    );
-    assert!(
-        earnings_drift(&app).await.is_empty(),
-        "{:?}",
-        earnings_drift(&app).await
-    );
+    counts_exact(&app, "after charges").await;
 
     // One call made "yesterday" (moved by hand, which its triggers count) earns on its own day
     // when the group settles it; a success and a refund in one group.
@@ -236,16 +237,7 @@ async fn a_group_keeps_the_list_and_earnings_counts_its_triggers_stand_aside_for
             Outcome::Settled { refunded: true }
         ]
     );
-    assert!(
-        crate::list_counts::drift(&app).await.is_empty(),
-        "{:?}",
-        crate::list_counts::drift(&app).await
-    );
-    assert!(
-        earnings_drift(&app).await.is_empty(),
-        "{:?}",
-        earnings_drift(&app).await
-    );
+    counts_exact(&app, "after settlements").await;
     let days: i64 = sqlx::query_scalar(
         "SELECT count(DISTINCT day) FROM earnings_counts WHERE partner_id = $1 AND calls > 0",
     )
@@ -264,10 +256,6 @@ async fn a_group_keeps_the_list_and_earnings_counts_its_triggers_stand_aside_for
     .execute(pool)
     .await
     .unwrap();
-    assert!(
-        crate::list_counts::drift(&app).await.is_empty(),
-        "{:?}",
-        crate::list_counts::drift(&app).await
-    );
+    counts_exact(&app, "after a row written by hand").await;
     gs::audit(&app).await;
 }

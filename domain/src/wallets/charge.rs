@@ -31,7 +31,7 @@
 use std::{
     net::IpAddr,
     sync::{
-        LazyLock,
+        Arc, LazyLock,
         atomic::{AtomicU64, Ordering},
     },
     time::{Duration, Instant},
@@ -386,8 +386,9 @@ impl Charger {
     pub fn spawn(pool: PgPool) -> Self {
         let (tx, rx) = mpsc::channel(MAX_BATCH * 16);
         let (settled_tx, settled_rx) = mpsc::channel(MAX_BATCH * 16);
-        run_on_own_thread("kyc-charger", pool.clone(), rx, &GROUPS[0].1);
-        run_on_own_thread("kyc-settler", pool, settled_rx, &GROUPS[1].1);
+        let options = pool.connect_options();
+        run_on_own_thread("kyc-charger", options.clone(), rx, &GROUPS[0].1);
+        run_on_own_thread("kyc-settler", options, settled_rx, &GROUPS[1].1);
         Self { tx, settled_tx }
     }
 
@@ -429,12 +430,10 @@ impl Charger {
 /// tasks it would look alive and answer every metered call with an error.
 fn run_on_own_thread(
     name: &str,
-    pool: PgPool,
+    options: Arc<PgConnectOptions>,
     rx: mpsc::Receiver<Request>,
     stats: &'static GroupStats,
 ) {
-    let options = pool.connect_options();
-    drop(pool);
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
