@@ -6,6 +6,7 @@
 //! count. Failures are retried with exponential backoff (see `runner`), up to `MAX_ATTEMPTS`.
 
 pub mod aggregate_ip_hits;
+pub mod analyze_tables;
 pub mod bookkeeping;
 pub mod browse;
 pub mod bulk_update_prices;
@@ -34,6 +35,7 @@ use serde::de::DeserializeOwned;
 pub use domain::infra::queue::Task;
 
 pub use aggregate_ip_hits::AggregateIpHits;
+pub use analyze_tables::AnalyzeTables;
 pub use bulk_update_prices::BulkUpdatePrices;
 pub use deliver_webhook::DeliverWebhook;
 pub use export_csv::ExportCsv;

@@ -12,7 +12,7 @@ use domain::infra::config::Config;
 use futures::future::BoxFuture;
 
 use crate::{
-    AggregateIpHits, BulkUpdatePrices, DeliverWebhook, ExportCsv, Job, JobContext,
+    AggregateIpHits, AnalyzeTables, BulkUpdatePrices, DeliverWebhook, ExportCsv, Job, JobContext,
     ProvisionSubdomain, PruneExports, PruneJobs, PruneResults, RunBatch, SendMail, SettlePending,
     SmtpTest,
 };
@@ -26,6 +26,10 @@ pub const PRUNE_EXPORTS_SCHEDULE: &str = "0 47 * * * *";
 /// Kept call answers past their retention are deleted every 10 minutes: they are personal data,
 /// so they should not outstay `RESULT_RETENTION_HOURS` by an hour.
 pub const PRUNE_RESULTS_SCHEDULE: &str = "0 */10 * * * *";
+
+/// Planner statistics of the changed tables are renewed every 10 minutes, half-way between two
+/// prunes of the kept answers.
+pub const ANALYZE_TABLES_SCHEDULE: &str = "0 5,15,25,35,45,55 * * * *";
 
 /// Decodes a payload and runs its handler.
 type Handler = for<'a> fn(&'a [u8], &'a JobContext) -> BoxFuture<'a, anyhow::Result<()>>;
@@ -144,6 +148,7 @@ pub fn platform() -> Registry {
         .job::<RunBatch>()
         .job::<DeliverWebhook>()
         .periodic::<PruneResults>(|_| PRUNE_RESULTS_SCHEDULE.into())
+        .periodic::<AnalyzeTables>(|_| ANALYZE_TABLES_SCHEDULE.into())
 }
 
 static PLATFORM: LazyLock<Registry> = LazyLock::new(platform);
@@ -183,6 +188,7 @@ mod tests {
                 "run_batch",
                 "deliver_webhook",
                 "prune_results",
+                "analyze_tables",
             ]
         );
         let periodic: Vec<_> = platform().periodic_kinds().iter().map(|p| p.kind).collect();
@@ -193,7 +199,8 @@ mod tests {
                 "settle_pending",
                 "prune_jobs",
                 "prune_exports",
-                "prune_results"
+                "prune_results",
+                "analyze_tables"
             ]
         );
         assert!(

@@ -142,6 +142,31 @@ async fn references_match_the_ledgers_past_eight_digits() {
     }
 }
 
+/// charge_group's statements are planned once per connection (migration
+/// `20261202010001_charge_group_generic_plans`), not again on every group: a later
+/// `CREATE OR REPLACE FUNCTION` that forgot the setting would silently bring the planner back onto
+/// the hot path. Its other settings keep the plans on the indexes at any table size.
+#[tokio::test]
+async fn charge_group_runs_with_generic_index_plans() {
+    let app = TestApp::spawn().await;
+    let mut config: Vec<String> =
+        sqlx::query_scalar("SELECT unnest(proconfig) FROM pg_proc WHERE proname = 'charge_group'")
+            .fetch_all(&app.db.pool)
+            .await
+            .unwrap();
+    config.sort();
+    assert_eq!(
+        config,
+        [
+            "enable_hashjoin=off",
+            "enable_mergejoin=off",
+            "enable_seqscan=off",
+            "kyc.counted_by_caller=on",
+            "plan_cache_mode=force_generic_plan",
+        ]
+    );
+}
+
 /// `earnings_counts` rows that differ from the same sums over the successful transactions.
 async fn earnings_drift(app: &TestApp) -> Vec<String> {
     sqlx::query_scalar(

@@ -236,6 +236,7 @@ async fn jobs_are_browsed_detailed_retried_discarded_and_revived() {
             "prune_jobs",
             "prune_exports",
             "prune_results",
+            "analyze_tables",
         ]
     );
     for p in periodic {

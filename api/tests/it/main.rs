@@ -42,6 +42,7 @@ mod operations;
 mod ops_metrics;
 mod partner_smtp;
 mod payment_settings;
+mod planner_stats;
 mod plans;
 mod policies;
 mod portal;
