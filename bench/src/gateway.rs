@@ -775,19 +775,54 @@ async fn paced_latency(
             let t = Instant::now();
             let mut l = Load::default();
             tally(&mut l, req.send().await).await;
-            (l, t.elapsed())
+            (l, t.elapsed(), t - started)
         }));
     }
-    let (mut lat, mut total) = (vec![], Load::default());
+    let (mut lat, mut sent, mut total) = (vec![], vec![], Load::default());
     for t in tasks {
-        let (l, d) = t.await?;
+        let (l, d, at) = t.await?;
         if l.ok == 1 {
             lat.push(d);
+            sent.push(at);
         }
         total.add(&l);
     }
     total.wall = started.elapsed();
+    if key.is_some() {
+        print_series(&lat, &sent);
+    }
     Ok((lat, total))
+}
+
+/// With `BENCH_SERIES_MS` set, the metered calls' p50 and p99 per slice of that many
+/// milliseconds of sending (on stderr): where in a run its tail lies, e.g. a fresh platform's
+/// warm-up.
+fn print_series(lat: &[Duration], sent: &[Duration]) {
+    let Some(slice) = std::env::var("BENCH_SERIES_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|&v| v > 0)
+    else {
+        return;
+    };
+    let mut slices: std::collections::BTreeMap<u128, Vec<Duration>> = Default::default();
+    for (d, at) in lat.iter().zip(sent) {
+        slices
+            .entry(at.as_millis() / u128::from(slice))
+            .or_default()
+            .push(*d);
+    }
+    for (i, mut v) in slices {
+        v.sort();
+        eprintln!(
+            "  {:>6} ms: {:>5} calls, p50 {:>10}, p99 {:>10}, max {:>10}",
+            i * u128::from(slice),
+            v.len(),
+            ms(pct(&v, 50)),
+            ms(pct(&v, 99)),
+            ms(v.last().copied())
+        );
+    }
 }
 
 /// What Postgres alone does on one hot wallet: a transaction per charge (guarded UPDATE, entry

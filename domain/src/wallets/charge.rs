@@ -450,7 +450,9 @@ async fn run(
     stats: &'static GroupStats,
 ) {
     let mut batch: Vec<Request> = Vec::with_capacity(MAX_BATCH);
-    let mut held = None;
+    // Connected at once, not by the first calls: a process starts taking calls with its charging
+    // connections ready. One that fails now is connected again by the first group.
+    let mut held = connect(options).await.ok().map(|c| (c, Instant::now()));
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
         let items: Vec<Item> = batch.iter().map(|r| r.item.clone()).collect();
         let started = Instant::now();
@@ -498,13 +500,7 @@ async fn commit_held(
     }
     let (conn, used) = match held {
         Some(h) => h,
-        None => {
-            let conn = tokio::time::timeout(CONNECT_TIMEOUT, PgConnection::connect_with(options))
-                .await
-                .map_err(|_| sqlx::Error::PoolTimedOut)??;
-            crate::infra::nodelay::apply(options.get_port());
-            held.insert((conn, Instant::now()))
-        }
+        None => held.insert((connect(options).await?, Instant::now())),
     };
     let result = commit_on(conn, items).await;
     *used = Instant::now();
@@ -512,6 +508,15 @@ async fn commit_held(
         *held = None;
     }
     result
+}
+
+/// A charging task's own connection, with TCP_NODELAY.
+async fn connect(options: &PgConnectOptions) -> Result<PgConnection> {
+    let conn = tokio::time::timeout(CONNECT_TIMEOUT, PgConnection::connect_with(options))
+        .await
+        .map_err(|_| sqlx::Error::PoolTimedOut)??;
+    crate::infra::nodelay::apply(options.get_port());
+    Ok(conn)
 }
 
 /// `items` on the caller's transaction `conn`, with their low-balance alerts: for a writer that
