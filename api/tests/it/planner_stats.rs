@@ -39,6 +39,19 @@ async fn call_row(conn: &mut PgConnection, partner: i64, user: i64) {
     .unwrap();
 }
 
+/// The index scans of `end_users` (list index, key) that one call row on `conn` made.
+async fn scans_of_a_call(
+    pool: &PgPool,
+    conn: &mut PgConnection,
+    partner: i64,
+    user: i64,
+) -> (i64, i64) {
+    let before = end_user_scans(pool).await;
+    call_row(conn, partner, user).await;
+    let after = end_user_scans(pool).await;
+    (after.0 - before.0, after.1 - before.1)
+}
+
 #[tokio::test]
 async fn a_plan_made_on_a_small_table_is_made_again_after_the_analyze_job() {
     let app = TestApp::spawn().await;
@@ -78,11 +91,8 @@ async fn a_plan_made_on_a_small_table_is_made_again_after_the_analyze_job() {
     .await
     .unwrap();
 
-    let before = end_user_scans(pool).await;
-    call_row(&mut held, partner, user).await;
-    let after = end_user_scans(pool).await;
     assert_eq!(
-        (after.0 - before.0, after.1 - before.1),
+        scans_of_a_call(pool, &mut held, partner, user).await,
         (1, 0),
         "the kept plan reads the partner's users through the list index"
     );
@@ -101,11 +111,8 @@ async fn a_plan_made_on_a_small_table_is_made_again_after_the_analyze_job() {
     .unwrap();
     assert!(analysed.is_some(), "end_users analysed by the job");
 
-    let before = end_user_scans(pool).await;
-    call_row(&mut held, partner, user).await;
-    let after = end_user_scans(pool).await;
     assert_eq!(
-        (after.0 - before.0, after.1 - before.1),
+        scans_of_a_call(pool, &mut held, partner, user).await,
         (0, 1),
         "the same connection plans the check again, by the (partner, id) key"
     );
