@@ -207,7 +207,10 @@ impl Gateway {
     /// Starts this process's charging and hit-counting tasks (so: inside a Tokio runtime).
     pub fn new(pool: PgPool, config: &Config) -> Self {
         let cache = GatewayCache::default();
-        tokio::spawn(cache::listen(cache.clone(), config.database_url.clone()));
+        tokio::spawn(cache::listen(
+            cache.clone(),
+            pool.connect_options().as_ref().clone(),
+        ));
         let charger = Charger::spawn(pool.clone());
         let http = domain::gateway::call::http_client(config);
         let per_minute = config.gateway.rate_limit_per_minute.max(1);

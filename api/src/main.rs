@@ -119,9 +119,13 @@ async fn create_superadmin(email: Option<String>) -> anyhow::Result<()> {
 
 async fn serve() -> anyhow::Result<()> {
     let config = Arc::new(Config::from_env()?);
-    let pool = domain::infra::db::connect(&config.database_url, config.database_max_connections)
-        .await
-        .map_err(|e| anyhow::anyhow!("connecting to DATABASE_URL: {e}"))?;
+    let pool = domain::infra::db::connect_keeping(
+        &config.database_url,
+        config.database_max_connections,
+        domain::infra::db::API_WARM_CONNECTIONS,
+    )
+    .await
+    .map_err(|e| anyhow::anyhow!("connecting to DATABASE_URL: {e}"))?;
     let addr = format!("{}:{}", config.host, config.port);
     let listener = tokio::net::TcpListener::bind(&addr)
         .await

@@ -109,7 +109,9 @@ pub fn api_process(_args: Vec<String>) -> anyhow::Result<()> {
         config.redis_url = None;
         config.gateway.rate_limit_per_minute = 60_000_000;
         config.database_max_connections = 20;
-        let pool = domain::infra::db::connect(&url, 20).await?;
+        let pool =
+            domain::infra::db::connect_keeping(&url, 20, domain::infra::db::API_WARM_CONNECTIONS)
+                .await?;
         let state = api::AppState::new(pool, Arc::new(config));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         println!("http://{}", listener.local_addr()?);
@@ -474,7 +476,12 @@ async fn start_platform(
         // The per-key limit is not what is measured, but in the refusal case.
         config.gateway.rate_limit_per_minute = per_minute;
         config.database_max_connections = 20;
-        let pool = domain::infra::db::connect(&db.url, 20).await?;
+        let pool = domain::infra::db::connect_keeping(
+            &db.url,
+            20,
+            domain::infra::db::API_WARM_CONNECTIONS,
+        )
+        .await?;
         let state = api::AppState::new(pool, Arc::new(config));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         bases.push(format!("http://{}", listener.local_addr()?));

@@ -835,7 +835,7 @@ impl Engine {
 
     async fn listen(&self) -> sqlx::Result<sqlx::postgres::PgListener> {
         let options = match &self.ctx.config.database_listen_url {
-            Some(url) => url.parse::<sqlx::postgres::PgConnectOptions>()?,
+            Some(url) => domain::infra::db::options(url)?,
             None => self.ctx.pool.connect_options().as_ref().clone(),
         }
         .application_name("worker");

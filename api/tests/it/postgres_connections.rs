@@ -55,3 +55,72 @@ async fn pool_and_charging_connections_have_nodelay() {
         );
     }
 }
+
+/// A pool to this host with TLS left to the default connects without it (its handshake waited
+/// for delayed acknowledgements, `infra::db::options`), opens its warm connections before it is
+/// handed out, and a URL that names `sslmode` gets what it names.
+#[tokio::test]
+async fn a_pool_to_this_host_starts_warm_and_without_tls() {
+    let app = TestApp::spawn().await;
+    let options = domain::infra::db::options(&app.db.url).unwrap();
+    if std::env::var_os("PGSSLMODE").is_some()
+        || !matches!(options.get_host(), "127.0.0.1" | "localhost" | "::1")
+    {
+        eprintln!("skipped: the test database is not on this host with TLS left to the default");
+        return;
+    }
+    let pool = domain::infra::db::connect_keeping(&app.db.url, 6, 4)
+        .await
+        .unwrap();
+    assert_eq!(pool.size(), 4, "the warm connections are open at once");
+    let tls = "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()";
+    let ssl: bool = sqlx::query_scalar(tls).fetch_one(&pool).await.unwrap();
+    assert!(!ssl, "a loopback connection left to the default is not TLS");
+
+    let server_tls: String = sqlx::query_scalar("SHOW ssl")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let asked = domain::infra::db::connect(&format!("{}?sslmode=prefer", app.db.url), 1)
+        .await
+        .unwrap();
+    let ssl: bool = sqlx::query_scalar(tls).fetch_one(&asked).await.unwrap();
+    assert_eq!(ssl, server_tls == "on", "sslmode=prefer named in the URL");
+}
+
+/// The charging and settling tasks warm their connections when the process starts (one
+/// `charge_group` of a settlement that cannot match), and that writes nothing.
+#[tokio::test]
+async fn charging_connections_are_warmed_at_start_and_write_nothing() {
+    let app = TestApp::spawn().await;
+    let warmed = async {
+        loop {
+            let n: i64 = sqlx::query_scalar(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE '%charge_group(%' AND pid <> pg_backend_pid()",
+            )
+            .fetch_one(&app.db.pool)
+            .await
+            .unwrap();
+            if n == 2 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(30), warmed)
+        .await
+        .expect("both charging connections ran charge_group before any call");
+    for table in [
+        "api_transactions",
+        "wallet_entries",
+        "api_logs",
+        "list_counts",
+    ] {
+        let n: i64 =
+            sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM {table}")))
+                .fetch_one(&app.db.pool)
+                .await
+                .unwrap();
+        assert_eq!(n, 0, "{table}");
+    }
+}

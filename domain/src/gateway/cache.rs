@@ -30,7 +30,10 @@ use std::{
 };
 
 use ipnet::IpNet;
-use sqlx::{PgPool, postgres::PgListener};
+use sqlx::{
+    PgPool,
+    postgres::{PgConnectOptions, PgListener, PgPoolOptions},
+};
 use tokio::sync::watch;
 
 use super::{
@@ -444,11 +447,12 @@ async fn profile(pool: &PgPool, hash: &[u8; 32]) -> Result<Option<Profile>> {
 }
 
 /// Keeps `cache` in step with the database for as long as the process runs: one connection
-/// listening on [`CHANNEL`], opened again (with the cache emptied) whenever it drops.
-pub async fn listen(cache: GatewayCache, database_url: String) {
+/// listening on [`CHANNEL`], opened again (with the cache emptied) whenever it drops. `options`
+/// are the pool's (`infra::db::options`): until this connection is made, calls read Postgres.
+pub async fn listen(cache: GatewayCache, options: PgConnectOptions) {
     let mut backoff = Duration::from_millis(100);
     loop {
-        match PgListener::connect(&database_url).await {
+        match listener(&options).await {
             Ok(mut l) => match l.listen(CHANNEL).await {
                 Ok(()) => {
                     backoff = Duration::from_millis(100);
@@ -476,6 +480,19 @@ pub async fn listen(cache: GatewayCache, database_url: String) {
         tokio::time::sleep(backoff).await;
         backoff = (backoff * 2).min(Duration::from_secs(5));
     }
+}
+
+/// A listening connection, in a pool of its own as `PgListener::connect` makes it.
+async fn listener(options: &PgConnectOptions) -> sqlx::Result<PgListener> {
+    let pool = PgPoolOptions::new()
+        .max_connections(1)
+        .max_lifetime(None)
+        .idle_timeout(None)
+        .connect_with(options.clone())
+        .await?;
+    let mut listener = PgListener::connect_with(&pool).await?;
+    listener.ignore_pool_close_event(true);
+    Ok(listener)
 }
 
 #[cfg(test)]

@@ -510,12 +510,22 @@ async fn commit_held(
     result
 }
 
-/// A charging task's own connection, with TCP_NODELAY.
+/// A charging task's own connection, with TCP_NODELAY, warmed: `charge_group` has run on it
+/// once with one settlement of a transaction that cannot exist (ids start at 1), which changes
+/// nothing; the function is compiled and its settlement statements planned before a call waits
+/// for them (the first group of a fresh process took 14 to 15 ms instead of about one).
 async fn connect(options: &PgConnectOptions) -> Result<PgConnection> {
-    let conn = tokio::time::timeout(CONNECT_TIMEOUT, PgConnection::connect_with(options))
+    let mut conn = tokio::time::timeout(CONNECT_TIMEOUT, PgConnection::connect_with(options))
         .await
         .map_err(|_| sqlx::Error::PoolTimedOut)??;
     crate::infra::nodelay::apply(options.get_port());
+    let nothing = Item::Settle(Settle {
+        transaction_id: 0,
+        success: false,
+        status_code: 0,
+        log: None,
+    });
+    apply_batch(&mut conn, &[nothing], true).await?;
     Ok(conn)
 }
 
