@@ -30,7 +30,7 @@ use std::{
     process::{Child, Command, Stdio},
     sync::{
         Arc,
-        atomic::{AtomicBool, Ordering},
+        atomic::{AtomicBool, AtomicU64, Ordering},
     },
     time::{Duration, Instant},
 };
@@ -631,20 +631,34 @@ async fn closed_get(url: &str, duration: Duration) -> anyhow::Result<Load> {
 
 async fn tally(l: &mut Load, res: reqwest::Result<reqwest::Response>) {
     match res {
-        Ok(r) if r.status().is_success() => {
-            if r.bytes().await.is_ok() {
-                l.ok += 1;
-            } else {
-                l.other += 1;
-            }
-        }
+        Ok(r) if r.status().is_success() => match r.bytes().await {
+            Ok(_) => l.ok += 1,
+            Err(e) => other(l, format!("a 2xx cut short: {e:?}")),
+        },
         Ok(r) if r.headers().contains_key("x-transaction-id") => l.refunded += 1,
         Ok(r) if matches!(r.status().as_u16(), 401 | 403 | 429) => {
             let _ = r.bytes().await;
             l.refused += 1
         }
-        _ => l.other += 1,
+        Ok(r) => {
+            let status = r.status();
+            other(
+                l,
+                format!("{status} {}", r.text().await.unwrap_or_default()),
+            );
+        }
+        Err(e) => other(l, format!("no answer: {e:?}")),
     }
+}
+
+/// Counts a call that was neither answered 2xx, refunded nor refused, and says what it was (on
+/// stderr, the first few of a run): a figure with an unexplained failure in it is not a figure.
+fn other(l: &mut Load, what: String) {
+    static SHOWN: AtomicU64 = AtomicU64::new(0);
+    if SHOWN.fetch_add(1, Ordering::Relaxed) < 5 {
+        eprintln!("  other: {}", what.chars().take(300).collect::<String>());
+    }
+    l.other += 1;
 }
 
 /// `gateway-latency [RATES]`: the latency of a metered call (hot key, no Redis) and of a direct
