@@ -98,7 +98,25 @@ impl Load {
 
 /// `gateway-api`: one api process for [`run`] on the database its parent names (no Redis, the
 /// per-key limit out of the way); prints its base URL, serves until its stdin closes.
+/// Pool sizes of the api instances, so that all of them fit Postgres's default `max_connections`
+/// (100) with the bench's own connections (README, "Connections": each instance adds three of its
+/// own): 3 x (12 + 3) in this process and 2 x (16 + 3) in the two api processes, 83. At 20 each
+/// (115) the two processes' pools were refused new connections ("too many clients") once their
+/// cold caches loaded, and a call waited 10 s for a connection and failed.
+const IN_PROCESS_POOL: u32 = 12;
+const PROCESS_POOL: u32 = 16;
+
+/// Errors the platform logs during a run go to stderr, beside the figures they may explain.
+fn log_errors() {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new("error"))
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
+}
+
 pub fn api_process(_args: Vec<String>) -> anyhow::Result<()> {
+    log_errors();
     let url = std::env::var("BENCH_GATEWAY_DATABASE_URL")
         .context("BENCH_GATEWAY_DATABASE_URL: run through `bench gateway`")?;
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -108,10 +126,13 @@ pub fn api_process(_args: Vec<String>) -> anyhow::Result<()> {
         let mut config = testkit::config(&url);
         config.redis_url = None;
         config.gateway.rate_limit_per_minute = 60_000_000;
-        config.database_max_connections = 20;
-        let pool =
-            domain::infra::db::connect_keeping(&url, 20, domain::infra::db::API_WARM_CONNECTIONS)
-                .await?;
+        config.database_max_connections = PROCESS_POOL;
+        let pool = domain::infra::db::connect_keeping(
+            &url,
+            PROCESS_POOL,
+            domain::infra::db::API_WARM_CONNECTIONS,
+        )
+        .await?;
         let state = api::AppState::new(pool, Arc::new(config));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         println!("http://{}", listener.local_addr()?);
@@ -168,6 +189,7 @@ impl Drop for ApiProcesses {
 }
 
 pub fn run(args: Vec<String>) -> anyhow::Result<()> {
+    log_errors();
     let secs: u64 = args
         .first()
         .map(|a| a.parse())
@@ -475,10 +497,10 @@ async fn start_platform(
         config.redis_url = redis;
         // The per-key limit is not what is measured, but in the refusal case.
         config.gateway.rate_limit_per_minute = per_minute;
-        config.database_max_connections = 20;
+        config.database_max_connections = IN_PROCESS_POOL;
         let pool = domain::infra::db::connect_keeping(
             &db.url,
-            20,
+            IN_PROCESS_POOL,
             domain::infra::db::API_WARM_CONNECTIONS,
         )
         .await?;
