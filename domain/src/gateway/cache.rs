@@ -153,6 +153,21 @@ impl<K: Eq + std::hash::Hash + Clone> Gates<K> {
             _held: held,
         }
     }
+
+    /// What `cached` finds, or else a turn at `key`'s load: `cached` is asked again once the
+    /// turn is taken, as whoever held it before may have loaded the entry meanwhile. The caller
+    /// that gets the turn loads, and keeps it until its entry is in.
+    async fn cached_or_turn<T>(
+        &self,
+        key: K,
+        cached: impl Fn() -> Option<T>,
+    ) -> std::result::Result<T, Turn<'_, K>> {
+        if let Some(found) = cached() {
+            return Ok(found);
+        }
+        let turn = self.turn(key).await;
+        cached().ok_or(turn)
+    }
 }
 
 /// A turn at a key's load; the first one to end takes the gate away (its waiters still hold
@@ -258,13 +273,10 @@ impl GatewayCache {
         if !self.live() {
             return self.load_key(pool, hash, ip).await;
         }
-        if let Some(answer) = cached() {
-            return answer;
-        }
-        let _turn = self.0.key_loads.turn(hash).await;
-        if let Some(answer) = cached() {
-            return answer;
-        }
+        let _turn = match self.0.key_loads.cached_or_turn(hash, cached).await {
+            Ok(answer) => return answer,
+            Err(turn) => turn,
+        };
         self.load_key(pool, hash, ip).await
     }
 
@@ -320,14 +332,10 @@ impl GatewayCache {
             Some(e.priced.clone())
         };
         let _turn = if self.live() {
-            if let Some(priced) = cached() {
-                return Ok(priced);
+            match self.0.price_loads.cached_or_turn(key.clone(), cached).await {
+                Ok(priced) => return Ok(priced),
+                Err(turn) => Some(turn),
             }
-            let turn = self.0.price_loads.turn(key.clone()).await;
-            if let Some(priced) = cached() {
-                return Ok(priced);
-            }
-            Some(turn)
         } else {
             None
         };
