@@ -96,8 +96,6 @@ impl Load {
     }
 }
 
-/// `gateway-api`: one api process for [`run`] on the database its parent names (no Redis, the
-/// per-key limit out of the way); prints its base URL, serves until its stdin closes.
 /// Pool sizes of the api instances, so that all of them fit Postgres's default `max_connections`
 /// (100) with the bench's own connections (README, "Connections": each instance adds three of its
 /// own): 3 x (12 + 3) in this process and 2 x (16 + 3) in the two api processes, 83. At 20 each
@@ -115,6 +113,8 @@ fn log_errors() {
         .try_init();
 }
 
+/// `gateway-api`: one api process for [`run`] on the database its parent names (no Redis, the
+/// per-key limit out of the way); prints its base URL, serves until its stdin closes.
 pub fn api_process(_args: Vec<String>) -> anyhow::Result<()> {
     log_errors();
     let url = std::env::var("BENCH_GATEWAY_DATABASE_URL")
