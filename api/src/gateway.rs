@@ -124,6 +124,13 @@ struct LocalGcra {
     tats: Mutex<HashMap<i64, u64>>,
 }
 
+/// The spacing of a limit's calls in microseconds: at least one, whatever limit the process was
+/// given (the configuration stops at 60,000,000 a minute; past it the spacing was 0, and every
+/// call divided by it and panicked).
+fn interval_us(per_minute: u32) -> u64 {
+    (60_000_000 / u64::from(per_minute.max(1))).max(1)
+}
+
 /// Past this many keys the idle ones (theoretical arrival time passed) are forgotten.
 const GCRA_KEYS: usize = 100_000;
 
@@ -132,7 +139,7 @@ impl LocalGcra {
         Self {
             start: Instant::now(),
             per_minute,
-            interval_us: 60_000_000 / u64::from(per_minute),
+            interval_us: interval_us(per_minute),
             tats: Mutex::default(),
         }
     }
@@ -263,7 +270,7 @@ impl Gateway {
         match &self.limit {
             Limit::Local(l) => l.check(key_id, count),
             Limit::Redis { shared, per_minute } => {
-                let interval = 60_000_000 / u64::from(*per_minute);
+                let interval = interval_us(*per_minute);
                 let result: Result<(u64, u64), redis::RedisError> = async {
                     let mut conn = shared.conn().await?;
                     redis::cmd("EVAL")
@@ -475,5 +482,15 @@ mod tests {
         assert!((40..=60).contains(&refused.reset_secs), "{refused:?}");
         assert_eq!(g.check(1, false).remaining, 0, "a look counts nothing");
         assert_eq!(g.check(2, true).remaining, 2, "keys are apart");
+    }
+
+    #[test]
+    fn a_limit_past_one_call_a_microsecond_still_answers() {
+        for per_minute in [60_000_000, 100_000_000, u32::MAX] {
+            let g = LocalGcra::new(per_minute);
+            let r = g.check(1, true);
+            assert!(r.retry_after.is_none(), "{per_minute}: {r:?}");
+            assert_eq!(r.limit, per_minute);
+        }
     }
 }

@@ -362,12 +362,19 @@ impl Default for RateLimitConfig {
     }
 }
 
+/// Most requests a minute a limit may allow: one a microsecond, the finest spacing the limiters
+/// keep.
+pub const MAX_PER_MINUTE: u32 = 60_000_000;
+
 fn per_minute(var: &'static str, default: u32) -> Result<u32, ConfigError> {
-    let n: u32 = parsed(var, default)?;
-    if n == 0 {
+    per_minute_in_range(var, parsed(var, default)?)
+}
+
+fn per_minute_in_range(var: &'static str, n: u32) -> Result<u32, ConfigError> {
+    if n == 0 || n > MAX_PER_MINUTE {
         return Err(ConfigError {
             var,
-            problem: "must be at least 1 (requests per minute)".into(),
+            problem: format!("must be between 1 and {MAX_PER_MINUTE} (requests per minute)"),
         });
     }
     Ok(n)
@@ -652,5 +659,28 @@ impl Config {
             .map(|(_, p)| format!(":{p}"))
             .unwrap_or_default();
         format!("{scheme}://{subdomain}.{}{port}", self.platform_domain)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_limit_is_between_one_and_one_a_microsecond() {
+        assert_eq!(per_minute_in_range("RATE_LIMIT_GATEWAY", 1).unwrap(), 1);
+        assert_eq!(
+            per_minute_in_range("RATE_LIMIT_GATEWAY", MAX_PER_MINUTE).unwrap(),
+            MAX_PER_MINUTE
+        );
+        for bad in [0, MAX_PER_MINUTE + 1, u32::MAX] {
+            let e = per_minute_in_range("RATE_LIMIT_GATEWAY", bad).unwrap_err();
+            assert_eq!(e.var, "RATE_LIMIT_GATEWAY");
+            assert!(
+                e.problem.contains("between 1 and 60000000"),
+                "{}",
+                e.problem
+            );
+        }
     }
 }
