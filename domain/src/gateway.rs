@@ -157,12 +157,17 @@ macro_rules! caller_sql {
 // After `caller_sql!`, which it uses.
 pub mod cache;
 
+/// Check 1's refusal of a key that is malformed, unknown or revoked (an expired one is told when
+/// it expired, `check_expiry`).
+fn unknown_key() -> Error {
+    Error::Unauthorized("Invalid or revoked API key".into())
+}
+
 /// Check 1: the key, with what checks 2 to 5 need.
 #[tracing::instrument(skip_all)]
 pub async fn caller(conn: &mut PgConnection, key: &str, ip: IpAddr) -> Result<Caller> {
-    let unauthorized = || Error::Unauthorized("Invalid or revoked API key".into());
     if !well_formed(key) {
-        return Err(unauthorized());
+        return Err(unknown_key());
     }
     let caller: Option<Caller> = sqlx::query_as(caller_sql!(
         "k.id AS key_id, k.mode AS key_mode, k.expires_at AS key_expires_at, k.allowed_services AS key_services,
@@ -174,7 +179,7 @@ pub async fn caller(conn: &mut PgConnection, key: &str, ip: IpAddr) -> Result<Ca
     .bind(ip.to_string())
     .fetch_optional(&mut *conn)
     .await?;
-    usable(caller.ok_or_else(unauthorized)?)
+    usable(caller.ok_or_else(unknown_key)?)
 }
 
 /// The caller of a batch submitted with the key `key_id`, as the key is now: a key revoked or
@@ -191,7 +196,7 @@ pub async fn key_caller(conn: &mut PgConnection, key_id: i64, ip: IpAddr) -> Res
     .bind(ip.to_string())
     .fetch_optional(&mut *conn)
     .await?;
-    usable(caller.ok_or_else(|| Error::Unauthorized("Invalid or revoked API key".into()))?)
+    usable(caller.ok_or_else(unknown_key)?)
 }
 
 /// The portal's signed-in user as a caller without a key (its Try-it console and its APIs

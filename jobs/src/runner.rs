@@ -839,16 +839,7 @@ impl Engine {
             None => self.ctx.pool.connect_options().as_ref().clone(),
         }
         .application_name("worker");
-        let pool = sqlx::postgres::PgPoolOptions::new()
-            .max_connections(1)
-            .min_connections(0)
-            .max_lifetime(None)
-            .idle_timeout(None)
-            .acquire_timeout(Duration::from_secs(10))
-            .connect_with(options)
-            .await?;
-        let mut listener = sqlx::postgres::PgListener::connect_with(&pool).await?;
-        listener.ignore_pool_close_event(true);
+        let mut listener = domain::infra::db::listener(options).await?;
         listener.listen(CHANNEL).await?;
         Ok(listener)
     }

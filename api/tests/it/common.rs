@@ -180,3 +180,11 @@ impl Drop for TestApp {
         }
     }
 }
+
+/// How many rows `table` holds on `pool` (a name from the test's own list, never from input).
+pub async fn row_count(pool: &domain::PgPool, table: &str) -> i64 {
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM {table}")))
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}

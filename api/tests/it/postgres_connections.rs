@@ -6,7 +6,7 @@
 use serde_json::json;
 
 use crate::{
-    common::TestApp,
+    common::{TestApp, row_count},
     gateway_support::{self as gs, Upstream},
 };
 
@@ -116,11 +116,6 @@ async fn charging_connections_are_warmed_at_start_and_write_nothing() {
         "api_logs",
         "list_counts",
     ] {
-        let n: i64 =
-            sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM {table}")))
-                .fetch_one(&app.db.pool)
-                .await
-                .unwrap();
-        assert_eq!(n, 0, "{table}");
+        assert_eq!(row_count(&app.db.pool, table).await, 0, "{table}");
     }
 }

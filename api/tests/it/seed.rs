@@ -1,6 +1,6 @@
 //! The demo seed: complete, consistent (every balance is the sum of its ledger), and idempotent.
 
-use crate::common::TestApp;
+use crate::common::{TestApp, row_count};
 
 async fn counts(pool: &domain::PgPool) -> Vec<(String, i64)> {
     let mut out = vec![];
@@ -20,12 +20,7 @@ async fn counts(pool: &domain::PgPool) -> Vec<(String, i64)> {
         "ip_hits",
         "bank_statement_requests",
     ] {
-        let n: i64 =
-            sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM {table}")))
-                .fetch_one(pool)
-                .await
-                .unwrap();
-        out.push((table.to_owned(), n));
+        out.push((table.to_owned(), row_count(pool, table).await));
     }
     out
 }

@@ -30,14 +30,12 @@ use std::{
 };
 
 use ipnet::IpNet;
-use sqlx::{
-    PgPool,
-    postgres::{PgConnectOptions, PgListener, PgPoolOptions},
-};
+use sqlx::{PgPool, postgres::PgConnectOptions};
 use tokio::sync::watch;
 
 use super::{
-    Call, Caller, Priced, check_expiry, check_service, key_hash, missing_fields, well_formed,
+    Call, Caller, Priced, check_expiry, check_service, key_hash, missing_fields, unknown_key,
+    well_formed,
 };
 use crate::{Error, Result};
 
@@ -252,9 +250,8 @@ impl GatewayCache {
     /// The caller of an unrevoked key from `ip`, expired or not: for the gateway, which keeps a
     /// refusal of an expired key in its owner's log. Unknown and revoked keys are 401.
     pub async fn lookup(&self, pool: &PgPool, key: &str, ip: IpAddr) -> Result<Caller> {
-        let unauthorized = || Error::Unauthorized("Invalid or revoked API key".into());
         if !well_formed(key) {
-            return Err(unauthorized());
+            return Err(unknown_key());
         }
         let hash = key_hash(key);
         let cached = || {
@@ -267,7 +264,7 @@ impl GatewayCache {
                 e.profile
                     .as_ref()
                     .map(|p| p.caller(ip))
-                    .ok_or_else(unauthorized),
+                    .ok_or_else(unknown_key),
             )
         };
         if !self.live() {
@@ -281,7 +278,6 @@ impl GatewayCache {
     }
 
     async fn load_key(&self, pool: &PgPool, hash: [u8; 32], ip: IpAddr) -> Result<Caller> {
-        let unauthorized = || Error::Unauthorized("Invalid or revoked API key".into());
         let generation = self.0.generation.load(Ordering::Acquire);
         let profile = profile(pool, &hash)
             .await?
@@ -299,7 +295,7 @@ impl GatewayCache {
                 },
             );
         });
-        answer.ok_or_else(unauthorized)
+        answer.ok_or_else(unknown_key)
     }
 
     /// Checks 4 and 5 from the cache (`gateway::authorize`'s answer).
@@ -460,7 +456,7 @@ async fn profile(pool: &PgPool, hash: &[u8; 32]) -> Result<Option<Profile>> {
 pub async fn listen(cache: GatewayCache, options: PgConnectOptions) {
     let mut backoff = Duration::from_millis(100);
     loop {
-        match listener(&options).await {
+        match crate::infra::db::listener(options.clone()).await {
             Ok(mut l) => match l.listen(CHANNEL).await {
                 Ok(()) => {
                     backoff = Duration::from_millis(100);
@@ -488,19 +484,6 @@ pub async fn listen(cache: GatewayCache, options: PgConnectOptions) {
         tokio::time::sleep(backoff).await;
         backoff = (backoff * 2).min(Duration::from_secs(5));
     }
-}
-
-/// A listening connection, in a pool of its own as `PgListener::connect` makes it.
-async fn listener(options: &PgConnectOptions) -> sqlx::Result<PgListener> {
-    let pool = PgPoolOptions::new()
-        .max_connections(1)
-        .max_lifetime(None)
-        .idle_timeout(None)
-        .connect_with(options.clone())
-        .await?;
-    let mut listener = PgListener::connect_with(&pool).await?;
-    listener.ignore_pool_close_event(true);
-    Ok(listener)
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use sqlx::{
     PgPool,
-    postgres::{PgConnectOptions, PgPoolOptions, PgSslMode},
+    postgres::{PgConnectOptions, PgListener, PgPoolOptions, PgSslMode},
 };
 
 pub async fn connect(url: &str, max_connections: u32) -> Result<PgPool, sqlx::Error> {
@@ -110,6 +110,23 @@ pub async fn connect_as(
     pool_options(max_connections, &options)
         .connect_with(options.application_name(application_name))
         .await
+}
+
+/// A connection for `LISTEN`, in a pool of one of its own (as `PgListener::connect` makes it) that
+/// never retires it; the listener does not give up when that pool closes. The gateway cache and
+/// the job queue each listen on one.
+pub async fn listener(options: PgConnectOptions) -> Result<PgListener, sqlx::Error> {
+    let pool = PgPoolOptions::new()
+        .max_connections(1)
+        .min_connections(0)
+        .max_lifetime(None)
+        .idle_timeout(None)
+        .acquire_timeout(Duration::from_secs(10))
+        .connect_with(options)
+        .await?;
+    let mut listener = PgListener::connect_with(&pool).await?;
+    listener.ignore_pool_close_event(true);
+    Ok(listener)
 }
 
 /// Our own migrations. They share `_sqlx_migrations` with the job queue's, so each migrator
