@@ -63,9 +63,35 @@ pub struct Profile {
     pub key_ips: Vec<String>,
 }
 
-struct KeyEntry {
-    profile: Option<Arc<KeyProfile>>,
+/// A load and when it was made; `None` answers are kept too (an unknown key, a service the user
+/// cannot call), so that refusals cost no round trip either.
+struct Entry<T> {
+    value: Option<Arc<T>>,
     loaded: Instant,
+}
+
+/// What `map` holds for `key` while it is younger than [`MAX_AGE`].
+fn fresh<'m, K: Eq + std::hash::Hash, T>(
+    map: &'m HashMap<K, Entry<T>>,
+    key: &K,
+) -> Option<&'m Option<Arc<T>>> {
+    map.get(key)
+        .filter(|e| e.loaded.elapsed() < MAX_AGE)
+        .map(|e| &e.value)
+}
+
+/// Keeps a load in `map`, emptied first when it is full.
+fn put<K: Eq + std::hash::Hash, T>(map: &mut HashMap<K, Entry<T>>, key: K, value: Option<Arc<T>>) {
+    if map.len() >= MAX_ENTRIES {
+        map.clear();
+    }
+    map.insert(
+        key,
+        Entry {
+            value,
+            loaded: Instant::now(),
+        },
+    );
 }
 
 struct KeyProfile {
@@ -101,22 +127,17 @@ fn net(s: &str) -> Option<IpNet> {
     s.parse().ok()
 }
 
-struct PriceEntry {
-    priced: Option<Arc<Priced>>,
-    loaded: Instant,
-}
-
 #[derive(Default)]
 struct Maps {
-    keys: HashMap<[u8; 32], KeyEntry>,
+    keys: HashMap<[u8; 32], Entry<KeyProfile>>,
     /// (partner, user, service).
-    prices: HashMap<(i64, i64, String), PriceEntry>,
+    prices: HashMap<(i64, i64, String), Entry<Priced>>,
 }
 
 impl Maps {
     fn drop_partner(&mut self, partner_id: i64) {
         self.keys.retain(|_, e| {
-            e.profile
+            e.value
                 .as_ref()
                 .is_some_and(|p| p.caller.partner_id != partner_id)
         });
@@ -255,17 +276,11 @@ impl GatewayCache {
         }
         let hash = key_hash(key);
         let cached = || {
-            let maps = self.maps();
-            let e = maps
-                .keys
-                .get(&hash)
-                .filter(|e| e.loaded.elapsed() < MAX_AGE)?;
-            Some(
-                e.profile
-                    .as_ref()
-                    .map(|p| p.caller(ip))
-                    .ok_or_else(unknown_key),
-            )
+            let found = fresh(&self.maps().keys, &hash)?
+                .as_ref()
+                .map(|p| p.caller(ip))
+                .ok_or_else(unknown_key);
+            Some(found)
         };
         if !self.live() {
             return self.load_key(pool, hash, ip).await;
@@ -283,18 +298,7 @@ impl GatewayCache {
             .await?
             .map(|p| Arc::new(KeyProfile::from(p)));
         let answer = profile.as_ref().map(|p| p.caller(ip));
-        self.keep(generation, |m| {
-            if m.keys.len() >= MAX_ENTRIES {
-                m.keys.clear();
-            }
-            m.keys.insert(
-                hash,
-                KeyEntry {
-                    profile,
-                    loaded: Instant::now(),
-                },
-            );
-        });
+        self.keep(generation, |m| put(&mut m.keys, hash, profile));
         answer.ok_or_else(unknown_key)
     }
 
@@ -319,14 +323,7 @@ impl GatewayCache {
         service: &str,
     ) -> Result<Option<Arc<Priced>>> {
         let key = (caller.partner_id, caller.user_id, service.to_owned());
-        let cached = || {
-            let maps = self.maps();
-            let e = maps
-                .prices
-                .get(&key)
-                .filter(|e| e.loaded.elapsed() < MAX_AGE)?;
-            Some(e.priced.clone())
-        };
+        let cached = || fresh(&self.maps().prices, &key).cloned();
         let _turn = if self.live() {
             match self.0.price_loads.cached_or_turn(key.clone(), cached).await {
                 Ok(priced) => return Ok(priced),
@@ -344,18 +341,7 @@ impl GatewayCache {
         )
         .await?
         .map(Arc::new);
-        self.keep(generation, |m| {
-            if m.prices.len() >= MAX_ENTRIES {
-                m.prices.clear();
-            }
-            m.prices.insert(
-                key,
-                PriceEntry {
-                    priced: priced.clone(),
-                    loaded: Instant::now(),
-                },
-            );
-        });
+        self.keep(generation, |m| put(&mut m.prices, key, priced.clone()));
         Ok(priced)
     }
 
@@ -380,7 +366,7 @@ impl GatewayCache {
             None => *maps = Maps::default(),
         }
         // A key created since it was tried unknown: the unknown keys go with any change.
-        maps.keys.retain(|_, e| e.profile.is_some());
+        maps.keys.retain(|_, e| e.value.is_some());
     }
 
     fn set_live(&self, live: bool) {
@@ -577,21 +563,12 @@ mod tests {
         cache.set_live(true);
         {
             let mut m = cache.maps_mut();
-            let now = Instant::now();
-            m.keys.insert(
+            put(
+                &mut m.keys,
                 [1; 32],
-                KeyEntry {
-                    profile: Some(Arc::new(profile(&[], &[], None))),
-                    loaded: now,
-                },
+                Some(Arc::new(profile(&[], &[], None))),
             );
-            m.keys.insert(
-                [2; 32],
-                KeyEntry {
-                    profile: None,
-                    loaded: now,
-                },
-            );
+            put(&mut m.keys, [2; 32], None);
         }
         let g = cache.0.generation.load(Ordering::Acquire);
         cache.heard("99");
@@ -603,16 +580,34 @@ mod tests {
         cache.heard("2");
         assert!(cache.maps().keys.is_empty());
         // A load begun before the change is not kept.
-        cache.keep(g, |m| {
-            m.keys.insert(
-                [3; 32],
-                KeyEntry {
-                    profile: None,
-                    loaded: Instant::now(),
-                },
-            );
-        });
+        cache.keep(g, |m| put(&mut m.keys, [3; 32], None));
         assert!(cache.maps().keys.is_empty());
+    }
+
+    #[test]
+    fn an_entry_is_used_until_its_age_and_a_full_map_starts_again() {
+        let mut map: HashMap<u32, Entry<u32>> = HashMap::new();
+        put(&mut map, 1, Some(Arc::new(10)));
+        put(&mut map, 2, None);
+        assert_eq!(fresh(&map, &1), Some(&Some(Arc::new(10))));
+        assert_eq!(
+            fresh(&map, &2),
+            Some(&None),
+            "a known absence is an answer too"
+        );
+        assert_eq!(fresh(&map, &3), None);
+        let old = Instant::now()
+            .checked_sub(MAX_AGE)
+            .expect("a clock past a minute");
+        map.get_mut(&1).unwrap().loaded = old;
+        assert_eq!(fresh(&map, &1), None, "read again after MAX_AGE");
+
+        for k in 0..MAX_ENTRIES as u32 {
+            put(&mut map, k, None);
+        }
+        assert_eq!(map.len(), MAX_ENTRIES);
+        put(&mut map, u32::MAX, None);
+        assert_eq!(map.len(), 1, "emptied rather than grown");
     }
 
     #[tokio::test]
