@@ -31,8 +31,22 @@ use tower_http::{
     trace::TraceLayer,
 };
 
+/// What every handler shares, behind one `Arc`: axum clones the state for every middleware and
+/// extractor of every request, and a struct of a dozen handles (counted references, the sealing
+/// key's schedule, channel senders) cost the metered path a few percent of its CPU in clones and
+/// drops (`perf`, README 'Benchmarks: the gateway').
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+pub struct Shared {
     pub pool: PgPool,
     pub config: Arc<Config>,
     /// Per-IP limits of sign-in, sign-up, forgot password and contact (`ratelimit`).
@@ -52,7 +66,7 @@ impl AppState {
         let storage = domain::infra::storage::Storage::new(&config);
         let limits = Arc::new(ratelimit::RateLimits::from(&config.rate_limits));
         let gateway = gateway::Gateway::new(pool.clone(), &config);
-        Self {
+        Self(Arc::new(Shared {
             pool,
             config,
             limits,
@@ -60,7 +74,7 @@ impl AppState {
             sessions: Default::default(),
             gateway,
             metrics: Default::default(),
-        }
+        }))
     }
 }
 

@@ -6,6 +6,12 @@ use std::{process::ExitCode, sync::Arc};
 use api::AppState;
 use domain::infra::config::{self, Config};
 
+/// glibc's allocator was a fifth of the api's CPU under metered load (`perf`: `_int_malloc`,
+/// `malloc_consolidate`, `unlink_chunk` on every request's headers, bodies and futures), measured
+/// in README 'Benchmarks: the gateway'.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const USAGE: &str = "usage: api <serve|migrate|seed|create-superadmin EMAIL|openapi>   (create-superadmin reads the password from SUPERADMIN_PASSWORD; openapi prints the OpenAPI document)";
 
 fn main() -> ExitCode {

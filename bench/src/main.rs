@@ -3,6 +3,10 @@
 
 use std::process::ExitCode;
 
+// The api's allocator (api/src/main.rs), as the gateway benchmark runs the api in this process.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod export;
 mod gateway;
 mod jobs;

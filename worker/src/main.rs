@@ -7,6 +7,10 @@ use std::{process::ExitCode, sync::Arc};
 
 use domain::infra::config::{self, Config};
 
+// The api's allocator (api/src/main.rs): one allocator for every binary of the platform.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     config::load_dotenv();
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
