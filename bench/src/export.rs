@@ -68,7 +68,12 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
             psql_copy(&db.url, &copy_sql)?,
         ];
         let copy_secs = copies.iter().copied().fold(f64::MAX, f64::min);
-        let copied_lines = std::fs::read_to_string(&copy_file)?.lines().count() as i64 - 1;
+        // Counted as a stream: reading the whole file (over 100 MiB) into one string left the
+        // allocator holding that memory when the worker's baseline below is sampled.
+        let copied_lines =
+            std::io::BufRead::lines(std::io::BufReader::new(std::fs::File::open(&copy_file)?))
+                .count() as i64
+                - 1;
         let _ = std::fs::remove_file(&copy_file);
         if copied_lines != rows {
             bail!("\\copy wrote {copied_lines} rows, expected {rows}");
