@@ -6,9 +6,9 @@ use std::{process::ExitCode, sync::Arc};
 use api::AppState;
 use domain::infra::config::{self, Config};
 
-/// glibc's allocator was a fifth of the api's CPU under metered load (`perf`: `_int_malloc`,
-/// `malloc_consolidate`, `unlink_chunk` on every request's headers, bodies and futures), measured
-/// in README 'Benchmarks: the gateway'.
+/// Under metered load glibc's allocator was a fifth of the CPU of the process serving the api
+/// (`perf`: `_int_malloc`, `malloc_consolidate`, `unlink_chunk` on every request's headers,
+/// bodies and futures); README 'Benchmarks: the gateway', stop 30.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
