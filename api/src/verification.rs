@@ -250,8 +250,12 @@ async fn charge_and_call(
     } else {
         None
     };
-    let transaction_id = match state.gateway.charger.charge(charge).await? {
-        Outcome::Charged { transaction_id, .. } => transaction_id,
+    let (transaction_id, charged_under) = match state.gateway.charger.charge(charge).await? {
+        Outcome::Charged {
+            transaction_id,
+            under,
+            ..
+        } => (transaction_id, under),
         _ => return insufficient(),
     };
 
@@ -282,6 +286,7 @@ async fn charge_and_call(
             success,
             status_code,
             log: Some(log(vpid, &answer)),
+            charged_under,
         })
         .await;
     let kept = match settled {
@@ -289,7 +294,8 @@ async fn charge_and_call(
         // settle_pending refunded it first (the upstream took longer than its bound): free call.
         Ok(_) => false,
         Err(e) => {
-            // Still pending: settle_pending refunds it, so the caller is not charged in the end.
+            // Still pending (or lost with its charge in a crash of Postgres): settle_pending
+            // refunds it, so the caller is not charged in the end.
             tracing::error!(error = %e, transaction_id, "settling a gateway call failed");
             false
         }

@@ -289,6 +289,7 @@ async fn settle(
             success,
             status_code,
             log,
+            charged_under: None,
         })],
     )
     .await?;

@@ -45,6 +45,7 @@ impl Job for SettlePending {
                         success: false,
                         status_code: CRASH_STATUS,
                         log: None,
+                        charged_under: None,
                     })
                 })
                 .collect();

@@ -3,7 +3,7 @@
 //! idempotency key charged once within a group, a transaction settled by its first mention only
 //! (one API log), refunds that restore both wallets, and references past eight digits.
 
-use domain::wallets::charge::{self, CallLog, Charge, Item, Outcome, Settle};
+use domain::wallets::charge::{self, CallLog, Charge, Charger, Item, Outcome, Settle};
 
 use crate::{
     common::TestApp,
@@ -41,6 +41,7 @@ fn settle(txn: i64, success: bool) -> Item {
             keep: false,
             sealed: None,
         }),
+        charged_under: None,
     })
 }
 
@@ -282,5 +283,208 @@ async fn a_group_keeps_the_list_and_earnings_counts_its_triggers_stand_aside_for
     .await
     .unwrap();
     counts_exact(&app, "after a row written by hand").await;
+    gs::audit(&app).await;
+}
+
+/// `charge_group_unflushed` (migration `20261203010001`) on one item, inside a transaction that
+/// is rolled back: the `synchronous_commit` its commit would have used, or the error.
+async fn commit_mode(
+    app: &TestApp,
+    s: &gs::Setup,
+    is_charge: bool,
+    has_log: bool,
+    expected: Option<&str>,
+) -> Result<String, sqlx::Error> {
+    let mut tx = app.db.pool.begin().await.unwrap();
+    let log = |v: &str| has_log.then(|| v.to_string());
+    let written = sqlx::query(
+        "SELECT * FROM charge_group_unflushed(ARRAY[$1], ARRAY[$2::bigint], ARRAY[$3::bigint],
+            ARRAY[$4::bigint], ARRAY['pan_check'], ARRAY['PID1'], ARRAY['live'], ARRAY[100::bigint],
+            ARRAY[100::bigint], ARRAY[$5::bigint], ARRAY[$6::bigint], ARRAY[NULL::text],
+            ARRAY[NULL::bigint], ARRAY[$7::bigint], ARRAY[$8::bool], ARRAY[$9::int], ARRAY[$10],
+            ARRAY[$11::text], ARRAY[$12::text], ARRAY['10.0.0.1'], ARRAY[3], ARRAY[false],
+            ARRAY[NULL::bytea], true, $13)",
+    )
+    .bind(is_charge)
+    .bind(s.partner_id)
+    .bind(s.user_id)
+    .bind(s.api_id)
+    .bind(s.user_wallet)
+    .bind(s.partner_wallet)
+    .bind((!is_charge).then_some(0_i64))
+    .bind((!is_charge).then_some(true))
+    .bind((!is_charge || has_log).then_some(200))
+    .bind(has_log)
+    .bind(log("V1"))
+    .bind(log("VP"))
+    .bind(expected)
+    .execute(&mut *tx)
+    .await;
+    let mode = match written {
+        Ok(_) => Ok(sqlx::query_scalar("SHOW synchronous_commit")
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap()),
+        Err(e) => Err(e),
+    };
+    tx.rollback().await.unwrap();
+    mode
+}
+
+/// A live call is answered only after its settlement, whose commit waits for the WAL flush and
+/// so makes the charge before it durable too: a group of live charges alone need not wait for
+/// its own flush. Anything answered on a group's commit (a settlement, a sandbox call charged and
+/// settled at once) still waits for it, and a group for another life of the server writes
+/// nothing.
+#[tokio::test]
+async fn only_a_group_of_live_charges_commits_without_waiting_for_the_flush() {
+    let app = TestApp::spawn().await;
+    let up = Upstream::start().await;
+    let s = gs::live(&app, "acme", &up.base, "pan_check", 100, 10_000, 10_000).await;
+    let here: String = sqlx::query_scalar("SELECT server_incarnation()")
+        .fetch_one(&app.db.pool)
+        .await
+        .unwrap();
+
+    assert_eq!(
+        commit_mode(&app, &s, true, false, Some(&here))
+            .await
+            .unwrap(),
+        "off",
+        "live charges"
+    );
+    assert_eq!(
+        commit_mode(&app, &s, true, true, Some(&here))
+            .await
+            .unwrap(),
+        "on",
+        "a charge settled at once"
+    );
+    assert_eq!(
+        commit_mode(&app, &s, false, false, None).await.unwrap(),
+        "on",
+        "a settlement"
+    );
+    let refused = commit_mode(&app, &s, true, false, Some("another life of the server"))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        refused
+            .as_database_error()
+            .and_then(|d| d.code())
+            .as_deref(),
+        Some("KY002"),
+        "{refused}"
+    );
+    assert_eq!(gs::balance(&app, s.user_wallet).await, 10_000);
+
+    // The same through the charging tasks: the charge names the incarnation it was made under.
+    let charger = Charger::spawn(app.db.pool.clone());
+    let Item::Charge(c) = charge(&s, 100, None) else {
+        unreachable!()
+    };
+    let Outcome::Charged {
+        under: Some(under), ..
+    } = charger.charge(c).await.unwrap()
+    else {
+        panic!("not charged")
+    };
+    assert_eq!(&*under, here);
+}
+
+/// After a crash of Postgres a lost charge's id can be handed to a later call, so a settlement
+/// is applied only under the incarnation of the server its charge was made under; any other is
+/// left to `settle_pending` and changes nothing. Refunds (the charging task) and successes (the
+/// settling task) alike, whether the task already knows the server changed or learns it from
+/// the group it sends (a connection through PgBouncer outlives the server's crash). The crash is
+/// played by this database's own `server_incarnation()` answering a new value, which is all a
+/// charging task sees of one.
+#[tokio::test]
+async fn a_settlement_from_another_life_of_the_server_is_left_to_settle_pending() {
+    let app = TestApp::spawn().await;
+    let up = Upstream::start().await;
+    let s = gs::live(&app, "acme", &up.base, "pan_check", 100, 10_000, 10_000).await;
+    let charger = Charger::spawn(app.db.pool.clone());
+    let charge_one = || async {
+        let Item::Charge(c) = charge(&s, 100, None) else {
+            unreachable!()
+        };
+        match charger.charge(c).await.unwrap() {
+            Outcome::Charged {
+                transaction_id,
+                under: Some(under),
+                ..
+            } => (transaction_id, under),
+            other => panic!("not charged: {other:?}"),
+        }
+    };
+    let status = |id: i64| {
+        let pool = app.db.pool.clone();
+        async move {
+            sqlx::query_scalar::<_, String>("SELECT status FROM api_transactions WHERE id = $1")
+                .bind(id)
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        }
+    };
+    let settlement = |id: i64, success: bool, under: &str| Settle {
+        charged_under: Some(under.into()),
+        ..match settle(id, success) {
+            Item::Settle(st) => st,
+            Item::Charge(_) => unreachable!(),
+        }
+    };
+    let left_to_the_job = |r: domain::Result<Outcome>| {
+        let e = r.unwrap_err();
+        assert!(e.to_string().contains("settle_pending"), "{e}");
+    };
+
+    // Named under a life the tasks know is over: not sent.
+    let (a, under_a) = charge_one().await;
+    let (b, under_b) = charge_one().await;
+    left_to_the_job(charger.settle(settlement(a, true, "an earlier life")).await);
+    left_to_the_job(
+        charger
+            .settle(settlement(b, false, "an earlier life"))
+            .await,
+    );
+    assert_eq!(status(a).await, "pending");
+    assert_eq!(status(b).await, "pending");
+    // Under their own, they settle.
+    assert_eq!(
+        charger.settle(settlement(a, true, &under_a)).await.unwrap(),
+        Outcome::Settled { refunded: false }
+    );
+    assert_eq!(status(a).await, "success");
+
+    // The server "restarts" under the tasks' connections. The charging task's next group is
+    // refused by the server, the task reads the new incarnation, and b's refund, charged in the
+    // old one, is left to the job; so is a success on the settling task.
+    let (c, under_c) = charge_one().await;
+    sqlx::query(
+        "CREATE OR REPLACE FUNCTION server_incarnation() RETURNS text LANGUAGE sql STABLE AS $$ SELECT 'a new life' $$",
+    )
+    .execute(&app.db.pool)
+    .await
+    .unwrap();
+    left_to_the_job(charger.settle(settlement(b, false, &under_b)).await);
+    left_to_the_job(charger.settle(settlement(c, true, &under_c)).await);
+    assert_eq!(status(b).await, "pending");
+    assert_eq!(status(c).await, "pending");
+    let (d, under_d) = charge_one().await;
+    assert_eq!(&*under_d, "a new life");
+    assert_eq!(
+        charger.settle(settlement(d, true, &under_d)).await.unwrap(),
+        Outcome::Settled { refunded: false }
+    );
+    assert_eq!(status(d).await, "success");
+    assert_eq!(gs::balance(&app, s.user_wallet).await, 10_000 - 400);
+
+    // What was left pending is the job's, as after any crash.
+    charge::commit_batch(&app.db.pool, &[settle(b, false), settle(c, false)])
+        .await
+        .unwrap();
+    assert_eq!(gs::balance(&app, s.user_wallet).await, 10_000 - 200);
     gs::audit(&app).await;
 }

@@ -37,7 +37,7 @@ async fn pool_and_charging_connections_have_nodelay() {
     .await;
     assert_eq!(st, 200, "{b}");
     let ports: Vec<i32> = sqlx::query_scalar(
-        "SELECT client_port FROM pg_stat_activity WHERE datname = current_database() AND query LIKE '%charge_group(%' AND pid <> pg_backend_pid()",
+        "SELECT client_port FROM pg_stat_activity WHERE datname = current_database() AND query LIKE '%charge_group_unflushed(%' AND pid <> pg_backend_pid()",
     )
     .fetch_all(&app.db.pool)
     .await
@@ -96,7 +96,7 @@ async fn charging_connections_are_warmed_at_start_and_write_nothing() {
     let warmed = async {
         loop {
             let n: i64 = sqlx::query_scalar(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE '%charge_group(%' AND pid <> pg_backend_pid()",
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE '%charge_group_unflushed(%' AND pid <> pg_backend_pid()",
             )
             .fetch_one(&app.db.pool)
             .await

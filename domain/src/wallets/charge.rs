@@ -83,7 +83,17 @@ pub struct Settle {
     /// The API log row written with the settlement (none when `settle_pending` heals a crash:
     /// nobody saw an answer).
     pub log: Option<CallLog>,
+    /// The server incarnation the charge was made under ([`Outcome::Charged`]), when it came
+    /// from a charging task; `None` for a transaction read back from the database.
+    pub charged_under: Option<Incarnation>,
 }
+
+/// Which life of the Postgres server a charging task's group ran in (`server_incarnation()`,
+/// migration `20261203010001`): it changes with every start and every crash recovery. A live
+/// charge commits without waiting for its WAL flush, so a crash can lose it and hand its id to
+/// a later call; a settlement is therefore applied only under the incarnation its charge was
+/// made under, and otherwise left to `settle_pending`.
+pub type Incarnation = Arc<str>;
 
 #[derive(Debug, Clone)]
 pub struct CallLog {
@@ -112,6 +122,8 @@ pub enum Outcome {
         transaction_id: i64,
         user_remaining_paise: i64,
         partner_remaining_paise: i64,
+        /// Set by a charging task ([`Charger`]); its settlement carries it back.
+        under: Option<Incarnation>,
     },
     /// One of the two wallets could not cover the call: nothing was written.
     Insufficient,
@@ -158,6 +170,11 @@ pub fn reference(transaction_id: i64) -> String {
 /// it to stop there: nothing was written, and the group must be applied again in a transaction
 /// that can queue the alerts.
 const LOW_BALANCE_CROSSED: &str = "KY001";
+
+/// SQLSTATE of `charge_group_unflushed` when the server's incarnation is not the one the group
+/// named: the server restarted or recovered from a crash under a connection that survived it
+/// (through PgBouncer), and nothing was written.
+const INCARNATION_CHANGED: &str = "KY002";
 
 /// The group's items as `charge_group`'s parallel arrays (one element per item, in arrival
 /// order; a settlement's charge fields and a charge's settlement fields are NULL).
@@ -249,45 +266,72 @@ struct GroupRow {
     o_threshold: Option<i64>,
 }
 
+/// How a group is sent: inside a caller's transaction, as `charge_group` itself; or as a
+/// transaction of its own, through `charge_group_unflushed` (migration `20261203010001`), which
+/// commits a group of live charges alone without waiting for the WAL flush and refuses the group
+/// if the server is not in the incarnation named (`None` checks nothing). The latter must never
+/// run inside a caller's transaction: its lazy commit would be the caller's.
+#[derive(Clone, Copy)]
+enum Via<'a> {
+    CallersTransaction,
+    OwnTransaction { expected: Option<&'a str> },
+}
+
 /// Applies `items` in arrival order with one statement (`charge_group`, migration
 /// `20261130010001`; its steps are the module doc's). On a pool it commits by itself; on a
 /// transaction the caller commits. With `abort_on_alert`, a group in which a wallet crosses its
 /// low-balance threshold fails with [`LOW_BALANCE_CROSSED`] and writes nothing.
-async fn apply_batch<'e, E>(conn: E, items: &[Item], abort_on_alert: bool) -> Result<Applied>
+async fn apply_batch<'e, E>(
+    conn: E,
+    items: &[Item],
+    abort_on_alert: bool,
+    via: Via<'_>,
+) -> Result<Applied>
 where
     E: sqlx::PgExecutor<'e>,
 {
     let c = Columns::of(items);
-    let rows: Vec<GroupRow> = sqlx::query_as(
-        "SELECT * FROM charge_group($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                                    $17, $18, $19, $20, $21, $22, $23, $24)",
-    )
-    .bind(&c.is_charge)
-    .bind(&c.partner)
-    .bind(&c.user)
-    .bind(&c.api)
-    .bind(&c.service)
-    .bind(&c.pid)
-    .bind(&c.mode)
-    .bind(&c.amount)
-    .bind(&c.user_amount)
-    .bind(&c.user_wallet)
-    .bind(&c.partner_wallet)
-    .bind(&c.idempotency_key)
-    .bind(&c.key)
-    .bind(&c.txn)
-    .bind(&c.ok)
-    .bind(&c.code)
-    .bind(&c.has_log)
-    .bind(&c.vid)
-    .bind(&c.vpid)
-    .bind(&c.ip)
-    .bind(&c.latency)
-    .bind(&c.keep)
-    .bind(&c.sealed)
-    .bind(abort_on_alert)
-    .fetch_all(conn)
-    .await?;
+    let (sql, expected) = match via {
+        Via::CallersTransaction => (
+            "SELECT * FROM charge_group($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+                                        $17, $18, $19, $20, $21, $22, $23, $24)",
+            None,
+        ),
+        Via::OwnTransaction { expected } => (
+            "SELECT * FROM charge_group_unflushed($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+                                                  $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)",
+            expected,
+        ),
+    };
+    let mut query = sqlx::query_as(sql)
+        .bind(&c.is_charge)
+        .bind(&c.partner)
+        .bind(&c.user)
+        .bind(&c.api)
+        .bind(&c.service)
+        .bind(&c.pid)
+        .bind(&c.mode)
+        .bind(&c.amount)
+        .bind(&c.user_amount)
+        .bind(&c.user_wallet)
+        .bind(&c.partner_wallet)
+        .bind(&c.idempotency_key)
+        .bind(&c.key)
+        .bind(&c.txn)
+        .bind(&c.ok)
+        .bind(&c.code)
+        .bind(&c.has_log)
+        .bind(&c.vid)
+        .bind(&c.vpid)
+        .bind(&c.ip)
+        .bind(&c.latency)
+        .bind(&c.keep)
+        .bind(&c.sealed)
+        .bind(abort_on_alert);
+    if let Via::OwnTransaction { .. } = via {
+        query = query.bind(expected);
+    }
+    let rows: Vec<GroupRow> = query.fetch_all(conn).await?;
     let mut outcomes: Vec<Option<Outcome>> = vec![None; items.len()];
     let mut low_balances = Vec::new();
     for r in rows {
@@ -313,6 +357,7 @@ where
                 transaction_id: r.o_txn.ok_or_else(missing)?,
                 user_remaining_paise: r.o_user_remaining.ok_or_else(missing)?,
                 partner_remaining_paise: r.o_partner_remaining.ok_or_else(missing)?,
+                under: None,
             },
             "insufficient" => Outcome::Insufficient,
             "duplicate" => Outcome::Duplicate {
@@ -452,7 +497,7 @@ async fn run(
     let mut batch: Vec<Request> = Vec::with_capacity(MAX_BATCH);
     // Connected at once, not by the first calls: a process starts taking calls with its charging
     // connections ready. One that fails now is connected again by the first group.
-    let mut held = connect(options).await.ok().map(|c| (c, Instant::now()));
+    let mut held = connect(options).await.ok();
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
         let items: Vec<Item> = batch.iter().map(|r| r.item.clone()).collect();
         let started = Instant::now();
@@ -462,7 +507,7 @@ async fn run(
         match result {
             Ok(outcomes) => {
                 for (r, o) in batch.drain(..).zip(outcomes) {
-                    let _ = r.reply.send(Ok(o));
+                    let _ = r.reply.send(o);
                 }
             }
             Err(e) => {
@@ -476,45 +521,120 @@ async fn run(
     }
 }
 
-/// A charging task's own connection and when it was last used.
-type Held = Option<(PgConnection, Instant)>;
+/// A charging task's own connection: when it was last used, and the server incarnation its
+/// groups name (read when it connected, and again whenever a group finds it changed).
+struct Held {
+    conn: PgConnection,
+    used: Instant,
+    incarnation: Incarnation,
+}
 
 /// Longest wait for a charging task's connection to Postgres.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why a settlement was not applied: its charge was made under another incarnation of the server.
+const CHARGED_BEFORE_RESTART: &str =
+    "the call was charged before Postgres restarted; its transaction is left to settle_pending";
 
 /// [`commit_batch`] on the task's own connection, kept from group to group: a connection taken
 /// from a pool for each group goes back with a ping (sqlx tests every released connection), one
 /// more round trip and task wake-up per group on the hot path. As the pool does, a connection
 /// idle for a while is pinged before use; one that failed is closed and the next group connects
 /// again, so a database that went away and came back is used again without a restart.
+///
+/// Each item gets its own answer: a settlement whose charge was made under another incarnation
+/// of the server is not sent (its id may since have gone to another call, see [`Incarnation`]).
+/// A group refused because the incarnation changed under the connection is sent again, once the
+/// new one is read, without the settlements it makes stale.
 async fn commit_held(
     options: &PgConnectOptions,
-    held: &mut Held,
+    held: &mut Option<Held>,
     items: &[Item],
-) -> Result<Vec<Outcome>> {
-    if let Some((conn, used)) = held.as_mut()
-        && used.elapsed() >= PING_IF_IDLE_FOR
-        && conn.ping().await.is_err()
+) -> Result<Vec<std::result::Result<Outcome, String>>> {
+    if let Some(h) = held.as_mut()
+        && h.used.elapsed() >= PING_IF_IDLE_FOR
+        && h.conn.ping().await.is_err()
     {
         *held = None;
     }
-    let (conn, used) = match held {
+    let h = match held {
         Some(h) => h,
-        None => held.insert((connect(options).await?, Instant::now())),
+        None => held.insert(connect(options).await?),
     };
-    let result = commit_on(conn, items).await;
-    *used = Instant::now();
+    let mut attempt = 0;
+    let result = loop {
+        attempt += 1;
+        let stale = |item: &Item| {
+            matches!(item, Item::Settle(Settle { charged_under: Some(under), .. })
+                if *under != h.incarnation)
+        };
+        let send: Vec<Item> = items.iter().filter(|i| !stale(i)).cloned().collect();
+        let applied = if send.is_empty() {
+            Ok(vec![])
+        } else {
+            commit_on(&mut h.conn, &send, Some(&h.incarnation)).await
+        };
+        match applied {
+            Err(Error::Db(sqlx::Error::Database(d)))
+                if attempt < 3 && d.code().as_deref() == Some(INCARNATION_CHANGED) =>
+            {
+                match read_incarnation(&mut h.conn).await {
+                    Ok(now) => {
+                        tracing::warn!(was = %h.incarnation, now = %now, "Postgres restarted under a charging connection");
+                        h.incarnation = now;
+                    }
+                    Err(e) => break Err(e),
+                }
+            }
+            Err(e) => break Err(e),
+            Ok(outcomes) => {
+                let mut outcomes = outcomes.into_iter();
+                break Ok(items
+                    .iter()
+                    .map(|item| {
+                        if stale(item) {
+                            return Err(CHARGED_BEFORE_RESTART.to_string());
+                        }
+                        match outcomes.next() {
+                            Some(Outcome::Charged {
+                                transaction_id,
+                                user_remaining_paise,
+                                partner_remaining_paise,
+                                ..
+                            }) => Ok(Outcome::Charged {
+                                transaction_id,
+                                user_remaining_paise,
+                                partner_remaining_paise,
+                                under: Some(h.incarnation.clone()),
+                            }),
+                            Some(o) => Ok(o),
+                            None => Err("charge_group: an item without outcome".to_string()),
+                        }
+                    })
+                    .collect());
+            }
+        }
+    };
+    h.used = Instant::now();
     if result.is_err() {
         *held = None;
     }
     result
 }
 
-/// A charging task's own connection, with TCP_NODELAY, warmed: `charge_group` has run on it
-/// once with one settlement of a transaction that cannot exist (ids start at 1), which changes
-/// nothing; the function is compiled and its settlement statements planned before a call waits
-/// for them (the first group of a fresh process took 14 to 15 ms instead of about one).
-async fn connect(options: &PgConnectOptions) -> Result<PgConnection> {
+async fn read_incarnation(conn: &mut PgConnection) -> Result<Incarnation> {
+    let now: String = sqlx::query_scalar("SELECT server_incarnation()")
+        .fetch_one(conn)
+        .await?;
+    Ok(now.into())
+}
+
+/// A charging task's own connection, with TCP_NODELAY and the server incarnation it found,
+/// warmed: `charge_group_unflushed` has run on it once with one settlement of a transaction that
+/// cannot exist (ids start at 1), which changes nothing; the functions are compiled and the
+/// settlement statements planned before a call waits for them (the first group of a fresh
+/// process took 14 to 15 ms instead of about one).
+async fn connect(options: &PgConnectOptions) -> Result<Held> {
     let mut conn = tokio::time::timeout(CONNECT_TIMEOUT, PgConnection::connect_with(options))
         .await
         .map_err(|_| sqlx::Error::PoolTimedOut)??;
@@ -524,15 +644,37 @@ async fn connect(options: &PgConnectOptions) -> Result<PgConnection> {
         success: false,
         status_code: 0,
         log: None,
+        charged_under: None,
     });
-    apply_batch(&mut conn, &[nothing], true).await?;
-    Ok(conn)
+    let incarnation = read_incarnation(&mut conn).await?;
+    apply_batch(
+        &mut conn,
+        &[nothing],
+        true,
+        Via::OwnTransaction {
+            expected: Some(&incarnation),
+        },
+    )
+    .await?;
+    Ok(Held {
+        conn,
+        used: Instant::now(),
+        incarnation,
+    })
 }
 
 /// `items` on the caller's transaction `conn`, with their low-balance alerts: for a writer that
 /// must commit the money with a write of its own (a batch row's state).
 pub async fn apply_in(conn: &mut PgConnection, items: &[Item]) -> Result<Vec<Outcome>> {
-    let applied = apply_batch(&mut *conn, items, false).await?;
+    apply_with_alerts(conn, items, Via::CallersTransaction).await
+}
+
+async fn apply_with_alerts(
+    conn: &mut PgConnection,
+    items: &[Item],
+    via: Via<'_>,
+) -> Result<Vec<Outcome>> {
+    let applied = apply_batch(&mut *conn, items, false, via).await?;
     for low in &applied.low_balances {
         super::queue_alert(conn, low).await?;
     }
@@ -545,21 +687,27 @@ pub async fn apply_in(conn: &mut PgConnection, items: &[Item]) -> Result<Vec<Out
 /// that also queues the alerts, as `wallets::apply` does for a single movement, so no caller can
 /// move money without them.
 pub async fn commit_batch(pool: &PgPool, items: &[Item]) -> Result<Vec<Outcome>> {
-    commit_on(&mut *pool.acquire().await?, items).await
+    commit_on(&mut *pool.acquire().await?, items, None).await
 }
 
-/// [`commit_batch`] on `conn`, which holds no transaction.
-async fn commit_on(conn: &mut PgConnection, items: &[Item]) -> Result<Vec<Outcome>> {
+/// [`commit_batch`] on `conn`, which holds no transaction, in the server incarnation `expected`
+/// when it is named.
+async fn commit_on(
+    conn: &mut PgConnection,
+    items: &[Item],
+    expected: Option<&str>,
+) -> Result<Vec<Outcome>> {
+    let via = Via::OwnTransaction { expected };
     let mut attempt = 0;
     loop {
         attempt += 1;
         let result = async {
-            match apply_batch(&mut *conn, items, true).await {
+            match apply_batch(&mut *conn, items, true, via).await {
                 Err(Error::Db(sqlx::Error::Database(d)))
                     if d.code().as_deref() == Some(LOW_BALANCE_CROSSED) =>
                 {
                     let mut tx = conn.begin().await?;
-                    let outcomes = apply_in(&mut tx, items).await?;
+                    let outcomes = apply_with_alerts(&mut tx, items, via).await?;
                     tx.commit().await?;
                     Ok(outcomes)
                 }
