@@ -7,9 +7,9 @@
 -- transaction alone: `set_config(..., true)` outside any function's own SET clause lasts until
 -- the commit); a group with anything answered on its commit (a settlement, a refund, a sandbox
 -- call charged and settled at once) waits for its flush as before. Measured with
--- `bench gateway-latency 2300,2300,2300` (the README, "Stop 31"): the settling groups 0.8 to
--- 1.2 ms instead of 1.2 to 1.6 (their flushes no longer queue behind the charges'), the calls'
--- p50 about a millisecond lower. This wrapper costs a group no more than the noise of pgbench
+-- `bench gateway-latency 2300,2300,2300` (the README, "Stop 31"): the settling groups 0.99 to
+-- 1.48 ms instead of 1.29 to 1.94 (their flushes no longer queue behind the charges'), the calls'
+-- p50 lower in most rounds. This wrapper costs a group no more than the noise of pgbench
 -- (a four-charge group: 0.78 to 0.84 ms through it, 0.69 to 0.80 with the setting made on the
 -- session, 0.91 to 0.95 waiting for the flush).
 --
