@@ -272,7 +272,9 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
 
         let paced = (a_rate / 2.0).max(10.0);
         let lat_secs = duration.min(Duration::from_secs(5));
+        let before = server_rt.block_on(checkpointer(&db.pool))?;
         let (metered, m_load, direct) = client.block_on(metered_and_direct(&p, paced, lat_secs))?;
+        let after = server_rt.block_on(checkpointer(&db.pool))?;
         let _ = stop.send(());
         // Let the charger answer what is in flight before the books are read.
         std::thread::sleep(Duration::from_millis(500));
@@ -344,6 +346,11 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
             "overhead",
             ms_diff(pct(&metered, 50), pct(&direct, 50)),
             ms_diff(pct(&metered, 99), pct(&direct, 99))
+        );
+        println!(
+            "checkpointer meanwhile (metered, then direct calls; the whole server): {} begun, {} buffers written",
+            after.0 - before.0,
+            after.1 - before.1
         );
         let p99_overhead = match (pct(&metered, 99), pct(&direct, 99)) {
             (Some(m), Some(d)) => (m.as_secs_f64() - d.as_secs_f64()) * 1000.0,
@@ -942,6 +949,17 @@ async fn postgres_reference(
 
 /// The books after the run. `ok`/`refunded`: 2xx answers and refunded answers the clients saw;
 /// `reference`: the reference's charges, entries of their own.
+/// The checkpointer's work so far, server-wide (`pg_stat_bgwriter`): checkpoints begun and
+/// buffers they wrote. A checkpoint's writes share the disk with the WAL flush every settlement
+/// waits for, so the paced phase says whether one ran beside it.
+async fn checkpointer(pool: &PgPool) -> anyhow::Result<(i64, i64)> {
+    Ok(sqlx::query_as(
+        "SELECT checkpoints_timed + checkpoints_req, buffers_checkpoint FROM pg_stat_bgwriter",
+    )
+    .fetch_one(pool)
+    .await?)
+}
+
 async fn audit(pool: &PgPool, ok: u64, refunded: u64, reference: u64) -> anyhow::Result<bool> {
     // Wait (bounded) for anything still pending: nothing should be, every caller was answered.
     let mut pending = 0;
