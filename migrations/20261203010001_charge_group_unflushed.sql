@@ -14,8 +14,8 @@
 -- session, 0.91 to 0.95 waiting for the flush).
 --
 -- What a crash of Postgres can now lose is a charge whose upstream call was made, with no
--- answer sent for it yet (the caller then gets the upstream's answer uncharged, as when a
--- settlement fails today). Its id can be handed out again after the crash (a sequence's advance
+-- answer sent for it yet (that caller is not charged, as when a settlement fails; the business
+-- bears the upstream call). Its id can be handed out again after the crash (a sequence's advance
 -- is only as durable as the commit that made it), so a settlement must never reach a newer
 -- call's row by that id: every group from a charging task names the server incarnation it
 -- believes it talks to (`in_expected`), and `charge_group_unflushed` refuses the whole group
