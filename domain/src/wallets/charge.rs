@@ -291,17 +291,15 @@ where
     E: sqlx::PgExecutor<'e>,
 {
     let c = Columns::of(items);
-    let (sql, expected) = match via {
-        Via::CallersTransaction => (
+    let sql = match via {
+        Via::CallersTransaction => {
             "SELECT * FROM charge_group($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                                        $17, $18, $19, $20, $21, $22, $23, $24)",
-            None,
-        ),
-        Via::OwnTransaction { expected } => (
+                                        $17, $18, $19, $20, $21, $22, $23, $24)"
+        }
+        Via::OwnTransaction { .. } => {
             "SELECT * FROM charge_group_unflushed($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-                                                  $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)",
-            expected,
-        ),
+                                                  $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)"
+        }
     };
     let mut query = sqlx::query_as(sql)
         .bind(&c.is_charge)
@@ -328,7 +326,7 @@ where
         .bind(&c.keep)
         .bind(&c.sealed)
         .bind(abort_on_alert);
-    if let Via::OwnTransaction { .. } = via {
+    if let Via::OwnTransaction { expected } = via {
         query = query.bind(expected);
     }
     let rows: Vec<GroupRow> = query.fetch_all(conn).await?;
@@ -568,7 +566,12 @@ async fn commit_held(
             matches!(item, Item::Settle(Settle { charged_under: Some(under), .. })
                 if *under != h.incarnation)
         };
-        let send: Vec<Item> = items.iter().filter(|i| !stale(i)).cloned().collect();
+        // Copied only in the rare group that holds a stale settlement.
+        let send: std::borrow::Cow<[Item]> = if items.iter().any(stale) {
+            items.iter().filter(|i| !stale(i)).cloned().collect()
+        } else {
+            items.into()
+        };
         let applied = if send.is_empty() {
             Ok(vec![])
         } else {
@@ -595,21 +598,13 @@ async fn commit_held(
                         if stale(item) {
                             return Err(CHARGED_BEFORE_RESTART.to_string());
                         }
-                        match outcomes.next() {
-                            Some(Outcome::Charged {
-                                transaction_id,
-                                user_remaining_paise,
-                                partner_remaining_paise,
-                                ..
-                            }) => Ok(Outcome::Charged {
-                                transaction_id,
-                                user_remaining_paise,
-                                partner_remaining_paise,
-                                under: Some(h.incarnation.clone()),
-                            }),
-                            Some(o) => Ok(o),
-                            None => Err("charge_group: an item without outcome".to_string()),
+                        let mut outcome = outcomes
+                            .next()
+                            .ok_or("charge_group: an item without outcome")?;
+                        if let Outcome::Charged { under, .. } = &mut outcome {
+                            *under = Some(h.incarnation.clone());
                         }
+                        Ok(outcome)
                     })
                     .collect());
             }
