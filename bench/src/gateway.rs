@@ -14,7 +14,9 @@
 //! 2. p50/p99 of a metered call beside a direct call to the fake upstream, paced at half the
 //!    rate of (a), and the overhead;
 //! 3. the Postgres-alone reference: one charge per transaction on one hot wallet (UPDATE with a
-//!    balance guard + entry INSERT), 64 connections, same duration;
+//!    balance guard + entry INSERT), 64 connections, same duration; and (a)'s money path alone,
+//!    without HTTP: the hot user's charges and settlements handed by 64 tasks to a charging task
+//!    of its own, so that what HTTP and the api's own work cost is the gap between the two;
 //! 4. a ledger audit (balances = sum of entries, none negative, 2xx answers = `success`
 //!    transactions, failed calls = `refunded` ones with their refund entries): PASS or FAIL,
 //!    and a non-zero exit on FAIL.
@@ -60,11 +62,27 @@ struct Platform {
     limited: String,
     upstream: String,
     hot_key: String,
+    /// The hot user's ids, for the charging-alone phase.
+    hot: Hot,
     /// A sandbox key of the hot user.
     sandbox_key: String,
     /// A key of an inactive user (403).
     inactive_key: String,
     spread_keys: Vec<String>,
+}
+
+/// The fake upstream's answer sealed as the gateway keeps it (`gateway::results::seal`): its 46
+/// bytes, a 12-byte nonce and a 16-byte tag.
+const SEALED_ANSWER_BYTES: usize = 46 + 12 + 16;
+
+/// The hot user of case (a), as its charges name it.
+#[derive(Clone, Copy)]
+struct Hot {
+    partner_id: i64,
+    user_id: i64,
+    api_id: i64,
+    user_wallet: i64,
+    partner_wallet: i64,
 }
 
 #[derive(Default)]
@@ -204,9 +222,11 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
     let upstream = start_upstream()?;
     // The server has a worker thread per core, as `api serve` has.
     let server_rt = tokio::runtime::Builder::new_multi_thread()
+        .thread_name("api-worker")
         .enable_all()
         .build()?;
     let client = tokio::runtime::Builder::new_multi_thread()
+        .thread_name("bench-client")
         .worker_threads(2)
         .enable_all()
         .build()?;
@@ -218,6 +238,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
     let result = (|| -> anyhow::Result<bool> {
         let reference = server_rt.block_on(postgres_reference(&db.pool, &db_url, duration))?;
         let (p, stop) = server_rt.block_on(start_platform(&db, &upstream, &redis_url))?;
+        let alone = server_rt.block_on(charging_alone(&db.pool, p.hot, duration))?;
         let cases = [
             ("(a) 1 partner, 1 hot user", false),
             ("(a) 1 partner, 1 hot user", true),
@@ -307,6 +328,15 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
             "1.00"
         );
         println!(
+            "{:<30} {:>6} {:>12.0} {:>9} {:>9} {:>10.2}",
+            "(a) charging alone, no HTTP",
+            "-",
+            alone.rate(),
+            "-",
+            alone.other,
+            alone.rate() / reference.rate()
+        );
+        println!(
             "{:<30} {:>6} {:>12.0} {:>9} {:>9} {:>10}",
             "refusals (401/403/429)",
             "no",
@@ -377,6 +407,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
         }
         all.add(&m_load);
         all.add(&refusals);
+        all.add(&alone);
         let pass = server_rt.block_on(audit(&db.pool, all.ok, all.refunded, reference.ok))?;
         Ok(pass && floors.iter().all(|f| f.1))
     })();
@@ -395,26 +426,29 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
 /// thread of its own, as a provider elsewhere would, and lives as long as the process.
 fn start_upstream() -> anyhow::Result<String> {
     let (tx, rx) = std::sync::mpsc::channel::<std::io::Result<String>>();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("upstream runtime");
-        rt.block_on(async move {
-            let listener = match tokio::net::TcpListener::bind("127.0.0.1:0").await {
-                Ok(l) => l,
-                Err(e) => return drop(tx.send(Err(e))),
-            };
-            let _ = tx.send(listener.local_addr().map(|a| format!("http://{a}")));
-            let app = axum::Router::new().fallback(|| async {
-                (
-                    [("content-type", "application/json")],
-                    r#"{"ok":true,"status":"VALID","name":"ASHA RAO"}"#,
-                )
+    let upstream = std::thread::Builder::new().name("fake-upstream".into());
+    upstream
+        .spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("upstream runtime");
+            rt.block_on(async move {
+                let listener = match tokio::net::TcpListener::bind("127.0.0.1:0").await {
+                    Ok(l) => l,
+                    Err(e) => return drop(tx.send(Err(e))),
+                };
+                let _ = tx.send(listener.local_addr().map(|a| format!("http://{a}")));
+                let app = axum::Router::new().fallback(|| async {
+                    (
+                        [("content-type", "application/json")],
+                        r#"{"ok":true,"status":"VALID","name":"ASHA RAO"}"#,
+                    )
+                });
+                let _ = axum::serve(listener, app).await;
             });
-            let _ = axum::serve(listener, app).await;
-        });
-    });
+        })
+        .context("starting the fake upstream's thread")?;
     Ok(rx
         .recv_timeout(Duration::from_secs(10))
         .context("the fake upstream did not start")??)
@@ -452,8 +486,13 @@ async fn start_platform(
     .fetch_all(&mut *conn)
     .await?;
     let (mut hot_key, mut sandbox_key, mut spread_keys) = (String::new(), String::new(), vec![]);
+    let api_id: i64 = sqlx::query_scalar("SELECT id FROM api_catalogue WHERE service = $1")
+        .bind(SERVICE)
+        .fetch_one(&mut *conn)
+        .await?;
+    let mut hot = None;
     for (i, &partner_id) in partners.iter().enumerate() {
-        credit(&mut conn, Owner::Partner(partner_id), FUNDS).await?;
+        let partner_wallet = credit(&mut conn, Owner::Partner(partner_id), FUNDS).await?;
         let users: Vec<i64> = sqlx::query_scalar(
             "INSERT INTO end_users (partner_id, first_name, last_name, email, phone_number, password_hash, full_access)
              SELECT $1, 'Asha', 'Rao', 'user' || u || '.' || $1 || '@example.in', '9876543210', 'x', true FROM generate_series(1, $2) u RETURNING id",
@@ -463,7 +502,7 @@ async fn start_platform(
         .fetch_all(&mut *conn)
         .await?;
         for user_id in users {
-            credit(
+            let user_wallet = credit(
                 &mut conn,
                 Owner::User {
                     partner_id,
@@ -474,6 +513,13 @@ async fn start_platform(
             .await?;
             let key = new_key(&mut conn, partner_id, user_id, "live").await?;
             if i == 0 {
+                hot = Some(Hot {
+                    partner_id,
+                    user_id,
+                    api_id,
+                    user_wallet,
+                    partner_wallet,
+                });
                 hot_key = key;
                 sandbox_key = new_key(&mut conn, partner_id, user_id, "sandbox").await?;
             } else {
@@ -533,6 +579,7 @@ async fn start_platform(
             limited,
             upstream: upstream.to_owned(),
             hot_key,
+            hot: hot.context("the hot user was not made")?,
             sandbox_key,
             inactive_key,
             spread_keys,
@@ -703,9 +750,11 @@ pub fn latency(args: Vec<String>) -> anyhow::Result<()> {
         .context("RATES: comma-separated numbers")?;
     let upstream = start_upstream()?;
     let server_rt = tokio::runtime::Builder::new_multi_thread()
+        .thread_name("api-worker")
         .enable_all()
         .build()?;
     let client = tokio::runtime::Builder::new_multi_thread()
+        .thread_name("bench-client")
         .worker_threads(2)
         .enable_all()
         .build()?;
@@ -947,8 +996,85 @@ async fn postgres_reference(
     Ok(total)
 }
 
-/// The books after the run. `ok`/`refunded`: 2xx answers and refunded answers the clients saw;
-/// `reference`: the reference's charges, entries of their own.
+/// The money path alone, without HTTP: the hot user's live charge and its settlement (with the
+/// API log and a kept answer of the size the gateway seals) through a charging task of its own,
+/// from CLIENTS tasks, as the gateway's call tasks hand them over. What is left between this and
+/// case (a) is the HTTP of three hops (client, api, upstream) and the api's own work.
+async fn charging_alone(pool: &PgPool, hot: Hot, duration: Duration) -> anyhow::Result<Load> {
+    use domain::wallets::charge::{CallLog, Charge, Charger, Outcome, Settle};
+    let charger = Charger::spawn(pool.clone());
+    let stop = Arc::new(AtomicBool::new(false));
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..CLIENTS)
+        .map(|_| {
+            let (charger, stop) = (charger.clone(), stop.clone());
+            tokio::spawn(async move {
+                let mut l = Load::default();
+                while !stop.load(Ordering::Relaxed) {
+                    let charged = charger
+                        .charge(Charge {
+                            partner_id: hot.partner_id,
+                            user_id: hot.user_id,
+                            api_id: hot.api_id,
+                            service: SERVICE.into(),
+                            pid: uuid::Uuid::new_v4().to_string(),
+                            mode: "live",
+                            amount_paise: PRICE,
+                            user_amount_paise: PRICE,
+                            user_wallet_id: Some(hot.user_wallet),
+                            partner_wallet_id: Some(hot.partner_wallet),
+                            idempotency_key: None,
+                            settled: None,
+                            key_id: None,
+                        })
+                        .await;
+                    let Ok(Outcome::Charged {
+                        transaction_id,
+                        under,
+                        ..
+                    }) = charged
+                    else {
+                        l.other += 1;
+                        continue;
+                    };
+                    let settled = charger
+                        .settle(Settle {
+                            transaction_id,
+                            success: true,
+                            status_code: 200,
+                            log: Some(CallLog {
+                                vid: uuid::Uuid::new_v4().to_string(),
+                                vpid: String::new(),
+                                ip: Some(std::net::Ipv4Addr::LOCALHOST.into()),
+                                latency_ms: 1,
+                                keep: true,
+                                sealed: Some(vec![7; SEALED_ANSWER_BYTES]),
+                            }),
+                            charged_under: under,
+                        })
+                        .await;
+                    match settled {
+                        Ok(Outcome::Settled { refunded: false }) => l.ok += 1,
+                        _ => l.other += 1,
+                    }
+                }
+                l
+            })
+        })
+        .collect();
+    drop(charger);
+    tokio::time::sleep(duration).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut total = Load::default();
+    for t in tasks {
+        let l = t.await?;
+        (total.ok, total.other) = (total.ok + l.ok, total.other + l.other);
+    }
+    total.wall = started.elapsed();
+    eprintln!("  charging alone (no HTTP): {:.0} calls/s", total.rate());
+    Ok(total)
+}
+
 /// The checkpointer's work so far, server-wide (`pg_stat_bgwriter`): checkpoints begun and
 /// buffers they wrote. A checkpoint's writes share the disk with the WAL flush every settlement
 /// waits for, so the paced phase says whether one ran beside it.
@@ -960,6 +1086,9 @@ async fn checkpointer(pool: &PgPool) -> anyhow::Result<(i64, i64)> {
     .await?)
 }
 
+/// The books after the run. `ok`/`refunded`: 2xx answers and refunded answers the clients saw
+/// (and the charging-alone phase's settled calls); `reference`: the reference's charges, entries
+/// of their own.
 async fn audit(pool: &PgPool, ok: u64, refunded: u64, reference: u64) -> anyhow::Result<bool> {
     // Wait (bounded) for anything still pending: nothing should be, every caller was answered.
     let mut pending = 0;
