@@ -39,9 +39,27 @@ where
     F: FnOnce() -> Fut + Send + 'static,
     Fut: Future<Output = Response> + Send + 'static,
 {
-    let Some(key) = headers.get(HEADER) else {
-        return work().await;
-    };
+    match headers.get(HEADER) {
+        None => work().await,
+        // Boxed: the claim's future is large and most calls carry no key; unboxed it would
+        // size every call's future, which is moved whole on the hot path.
+        Some(key) => Box::pin(keyed(state, caller, key, route, body, work)).await,
+    }
+}
+
+/// [`once`] for a request with an `Idempotency-Key`.
+async fn keyed<F, Fut>(
+    state: &AppState,
+    caller: &Caller,
+    key: &HeaderValue,
+    route: &str,
+    body: &[u8],
+    work: F,
+) -> Response
+where
+    F: FnOnce() -> Fut + Send + 'static,
+    Fut: Future<Output = Response> + Send + 'static,
+{
     let key = match key.to_str().map(str::trim) {
         Ok(k) if !k.is_empty() && k.len() <= idempotency::MAX_KEY_LEN => k.to_owned(),
         _ => {

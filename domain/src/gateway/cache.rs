@@ -333,12 +333,17 @@ impl GatewayCache {
             None
         };
         let generation = self.0.generation.load(Ordering::Acquire);
-        let priced = super::priced(
-            &mut *pool.acquire().await?,
-            caller.partner_id,
-            caller.user_id,
-            service,
-        )
+        // Boxed: the load's 14 KB future is the cold path (a miss), and unboxed it would size
+        // every call's future, which is moved whole from task to task on the hot path.
+        let priced = Box::pin(async {
+            super::priced(
+                &mut *pool.acquire().await?,
+                caller.partner_id,
+                caller.user_id,
+                service,
+            )
+            .await
+        })
         .await?
         .map(Arc::new);
         self.keep(generation, |m| put(&mut m.prices, key, priced.clone()));

@@ -50,20 +50,25 @@ pub async fn charge_of(
         (caller.user_wallet_id, caller.partner_wallet_id);
     if (user_amount > 0 && user_wallet_id.is_none()) || (amount > 0 && partner_wallet_id.is_none())
     {
-        let mut conn = pool.acquire().await?;
-        let user = Owner::User {
-            partner_id: caller.partner_id,
-            user_id: caller.user_id,
-        };
-        user_wallet_id = Some(wallets::wallet_id(&mut conn, user, WalletKind::Api).await?);
-        partner_wallet_id = Some(
-            wallets::wallet_id(
+        // Boxed: a pool's acquire future is some 14 KB, and this cold path would otherwise size
+        // every metered call's task, which is copied whole when it is spawned.
+        let (user, partner) = Box::pin(async {
+            let mut conn = pool.acquire().await?;
+            let user = Owner::User {
+                partner_id: caller.partner_id,
+                user_id: caller.user_id,
+            };
+            let user = wallets::wallet_id(&mut conn, user, WalletKind::Api).await?;
+            let partner = wallets::wallet_id(
                 &mut conn,
                 Owner::Partner(caller.partner_id),
                 WalletKind::Api,
             )
-            .await?,
-        );
+            .await?;
+            Ok::<_, crate::Error>((user, partner))
+        })
+        .await?;
+        (user_wallet_id, partner_wallet_id) = (Some(user), Some(partner));
     }
     Ok(Charge {
         partner_id: caller.partner_id,
