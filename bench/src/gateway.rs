@@ -238,7 +238,14 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
     let result = (|| -> anyhow::Result<bool> {
         let reference = server_rt.block_on(postgres_reference(&db.pool, &db_url, duration))?;
         let (p, stop) = server_rt.block_on(start_platform(&db, &upstream, &redis_url))?;
+        let before = group_totals();
         let alone = server_rt.block_on(charging_alone(&db.pool, p.hot, duration))?;
+        let after = group_totals();
+        eprintln!(
+            "  charging alone: charge groups {}, settle groups {}",
+            group_mean(&before, &after, 0),
+            group_mean(&before, &after, 1)
+        );
         let cases = [
             ("(a) 1 partner, 1 hot user", false),
             ("(a) 1 partner, 1 hot user", true),
@@ -253,8 +260,15 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
             } else {
                 p.spread_keys.clone()
             };
+            let before = group_totals();
             let l = client.block_on(closed_loop(std::slice::from_ref(base), keys, duration))?;
-            eprintln!("  {name}, redis {with_redis}: {:.0} calls/s", l.rate());
+            let after = group_totals();
+            eprintln!(
+                "  {name}, redis {with_redis}: {:.0} calls/s; charge groups {}, settle groups {}",
+                l.rate(),
+                group_mean(&before, &after, 0),
+                group_mean(&before, &after, 1)
+            );
             loads.push((name, if with_redis { "yes" } else { "no" }, l));
         }
         let l = client.block_on(closed_loop(
@@ -294,7 +308,8 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
         let paced = (a_rate / 2.0).max(10.0);
         let lat_secs = duration.min(Duration::from_secs(5));
         let before = server_rt.block_on(checkpointer(&db.pool))?;
-        let (metered, m_load, direct) = client.block_on(metered_and_direct(&p, paced, lat_secs))?;
+        let (metered, m_load, direct, cpu) =
+            client.block_on(metered_and_direct(&p, paced, lat_secs))?;
         let after = server_rt.block_on(checkpointer(&db.pool))?;
         let _ = stop.send(());
         // Let the charger answer what is in flight before the books are read.
@@ -382,6 +397,12 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
             after.0 - before.0,
             after.1 - before.1
         );
+        if let Some(c) = cpu {
+            println!(
+                "the machine during the metered calls: {:.0}% busy, {:.0}% idle, {:.0}% stolen by the hypervisor",
+                c.busy, c.idle, c.steal
+            );
+        }
         let p99_overhead = match (pct(&metered, 99), pct(&direct, 99)) {
             (Some(m), Some(d)) => (m.as_secs_f64() - d.as_secs_f64()) * 1000.0,
             _ => f64::INFINITY,
@@ -776,20 +797,9 @@ pub fn latency(args: Vec<String>) -> anyhow::Result<()> {
     for rate in rates {
         let secs = Duration::from_secs(5);
         let before = group_totals();
-        let (metered, _, direct) = client.block_on(metered_and_direct(&p, rate, secs))?;
+        let (metered, _, direct, _) = client.block_on(metered_and_direct(&p, rate, secs))?;
         let after = group_totals();
-        let mean = |i: usize| {
-            let (n, calls, time) = (
-                after[i].0 - before[i].0,
-                after[i].1 - before[i].1,
-                after[i].2 - before[i].2,
-            );
-            format!(
-                "{:.2} / {:.1}",
-                time.as_secs_f64() * 1e3 / n.max(1) as f64,
-                calls as f64 / n.max(1) as f64
-            )
-        };
+        let mean = |i: usize| group_mean(&before, &after, i);
         println!(
             "{:>8.0} {:>12} {:>12} {:>12} {:>12} {:>22} {:>22}",
             rate,
@@ -812,6 +822,25 @@ pub fn latency(args: Vec<String>) -> anyhow::Result<()> {
 
 /// (groups, calls, time) of the charging task and of the settling one, in this process so far
 /// (the platform runs in this process).
+/// The charging (0) or settling (1) task's groups between two [`group_totals`]: mean ms from
+/// first statement to commit, and mean calls per group.
+fn group_mean(
+    before: &[(u64, u64, Duration); 2],
+    after: &[(u64, u64, Duration); 2],
+    i: usize,
+) -> String {
+    let (n, calls, time) = (
+        after[i].0 - before[i].0,
+        after[i].1 - before[i].1,
+        after[i].2 - before[i].2,
+    );
+    format!(
+        "{:.2} ms / {:.1}",
+        time.as_secs_f64() * 1e3 / n.max(1) as f64,
+        calls as f64 / n.max(1) as f64
+    )
+}
+
 fn group_totals() -> [(u64, u64, Duration); 2] {
     let groups = &*domain::wallets::charge::GROUPS;
     std::array::from_fn(|i| {
@@ -830,7 +859,8 @@ async fn metered_and_direct(
     p: &Platform,
     rate: f64,
     duration: Duration,
-) -> anyhow::Result<(Vec<Duration>, Load, Vec<Duration>)> {
+) -> anyhow::Result<(Vec<Duration>, Load, Vec<Duration>, Option<CpuShare>)> {
+    let cpu = CpuTimes::read();
     let (metered, load) = paced_latency(
         &format!("{}/api/v1/verify/{SERVICE}", p.plain),
         Some(&p.hot_key),
@@ -838,6 +868,7 @@ async fn metered_and_direct(
         duration,
     )
     .await?;
+    let cpu = cpu.zip(CpuTimes::read()).map(|(a, b)| b.since(&a));
     let (direct, _) = paced_latency(
         &format!("{}/v1/{SERVICE}", p.upstream),
         None,
@@ -845,7 +876,56 @@ async fn metered_and_direct(
         duration,
     )
     .await?;
-    Ok((metered, load, direct))
+    Ok((metered, load, direct, cpu))
+}
+
+/// The machine's CPU time so far (`/proc/stat`, all cores, in clock ticks): busy, idle, and
+/// stolen by the hypervisor (time this virtual machine's cores were ready but not run). `None`
+/// where there is no such file.
+struct CpuTimes {
+    busy: u64,
+    idle: u64,
+    steal: u64,
+}
+
+/// Shares of the machine's time between two [`CpuTimes`], in percent.
+struct CpuShare {
+    busy: f64,
+    idle: f64,
+    steal: f64,
+}
+
+impl CpuTimes {
+    fn read() -> Option<Self> {
+        let stat = std::fs::read_to_string("/proc/stat").ok()?;
+        let f: Vec<u64> = stat
+            .lines()
+            .next()?
+            .split_whitespace()
+            .skip(1)
+            .map(|v| v.parse().ok())
+            .collect::<Option<_>>()?;
+        // user nice system idle iowait irq softirq steal ...
+        Some(Self {
+            busy: f.first()? + f.get(1)? + f.get(2)? + f.get(5)? + f.get(6)?,
+            idle: f.get(3)? + f.get(4)?,
+            steal: *f.get(7)?,
+        })
+    }
+
+    fn since(&self, before: &Self) -> CpuShare {
+        let (b, i, s) = (
+            self.busy.saturating_sub(before.busy) as f64,
+            self.idle.saturating_sub(before.idle) as f64,
+            self.steal.saturating_sub(before.steal) as f64,
+        );
+        let total = (b + i + s).max(1.0);
+        CpuShare {
+            busy: 100.0 * b / total,
+            idle: 100.0 * i / total,
+            steal: 100.0 * s / total,
+        }
+    }
 }
 
 /// Open loop: a call every 1/rate seconds whatever the answers, latency of each 2xx.
