@@ -270,8 +270,8 @@ async fn charge_and_call(
     let upstream_started = Instant::now();
     let answer = match known {
         Some(answer) => answer,
-        // Boxed, as the sandbox's above: the upstream call's future (reqwest's) is most of this
-        // task's size, which `tokio::spawn` would otherwise copy whole, several times.
+        // Boxed, as the sandbox's above: one allocation a call, and this task's size (copied
+        // whole when it is spawned) no longer depends on what reqwest's future weighs.
         None => {
             Box::pin(call::answer(
                 &state.gateway.http,
