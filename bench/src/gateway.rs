@@ -686,15 +686,7 @@ async fn closed_loop(
             })
         })
         .collect();
-    tokio::time::sleep(duration).await;
-    stop.store(true, Ordering::Relaxed);
-    let mut total = Load::default();
-    for t in tasks {
-        total.add(&t.await?);
-    }
-    // Calls that started before the stop finish after it: counted, and so is their time.
-    total.wall = started.elapsed();
-    Ok(total)
+    run_for(tasks, &stop, started, duration).await
 }
 
 /// CLIENTS tasks each GETting `url` as fast as answers come: the HTTP stack alone.
@@ -716,6 +708,18 @@ async fn closed_get(url: &str, duration: Duration) -> anyhow::Result<Load> {
             })
         })
         .collect();
+    run_for(tasks, &stop, started, duration).await
+}
+
+/// Lets the closed-loop `tasks` run for `duration` from `started`, then raises `stop` and adds up
+/// their tallies. Calls that started before the stop finish after it: counted, and so is their
+/// time.
+async fn run_for(
+    tasks: Vec<tokio::task::JoinHandle<Load>>,
+    stop: &AtomicBool,
+    started: Instant,
+    duration: Duration,
+) -> anyhow::Result<Load> {
     tokio::time::sleep(duration).await;
     stop.store(true, Ordering::Relaxed);
     let mut total = Load::default();
@@ -1063,14 +1067,7 @@ async fn postgres_reference(
             })
         })
         .collect();
-    tokio::time::sleep(duration).await;
-    stop.store(true, Ordering::Relaxed);
-    let mut total = Load::default();
-    for t in tasks {
-        let l = t.await?;
-        (total.ok, total.other) = (total.ok + l.ok, total.other + l.other);
-    }
-    total.wall = started.elapsed();
+    let total = run_for(tasks, &stop, started, duration).await?;
     refpool.close().await;
     eprintln!("  Postgres alone: {:.0} charges/s", total.rate());
     Ok(total)
@@ -1143,14 +1140,7 @@ async fn charging_alone(pool: &PgPool, hot: Hot, duration: Duration) -> anyhow::
         })
         .collect();
     drop(charger);
-    tokio::time::sleep(duration).await;
-    stop.store(true, Ordering::Relaxed);
-    let mut total = Load::default();
-    for t in tasks {
-        let l = t.await?;
-        (total.ok, total.other) = (total.ok + l.ok, total.other + l.other);
-    }
-    total.wall = started.elapsed();
+    let total = run_for(tasks, &stop, started, duration).await?;
     eprintln!("  charging alone (no HTTP): {:.0} calls/s", total.rate());
     Ok(total)
 }
