@@ -76,6 +76,17 @@ pub struct Metrics {
     /// The gateway's own time per call: from its checks to the settled answer, less the
     /// upstream's time.
     overhead: Histogram,
+    /// How long a metered call waited for its money to be committed, by [`MoneyStep`]: the
+    /// charging task's group in flight, then its own. With the upstream's time these are a
+    /// call's three waits, so a slow tail can be placed in one of them from outside.
+    money_wait: [Histogram; 2],
+}
+
+/// The two commits a metered call waits for (a sandbox call's one write is its charge).
+#[derive(Clone, Copy)]
+pub enum MoneyStep {
+    Charge = 0,
+    Settle = 1,
 }
 
 impl Default for Metrics {
@@ -91,6 +102,7 @@ impl Default for Metrics {
             services: Slots::new(256),
             upstream: Slots::new(64),
             overhead: Histogram::default(),
+            money_wait: Default::default(),
         }
     }
 }
@@ -172,6 +184,11 @@ impl Metrics {
         }
         self.overhead
             .observe(total.saturating_sub(upstream.unwrap_or_default()));
+    }
+
+    /// A metered call's wait for the commit of its charge or its settlement.
+    pub fn money_wait(&self, step: MoneyStep, waited: Duration) {
+        self.money_wait[step as usize].observe(waited);
     }
 
     /// The metrics in Prometheus text format.
@@ -311,6 +328,19 @@ impl Metrics {
         );
         self.overhead
             .render(out, "kyc_gateway_overhead_seconds", "");
+        head(
+            out,
+            "kyc_gateway_money_wait_seconds",
+            "histogram",
+            "Time a metered call waited for the commit of its charge (step=\"charge\") or of its settlement (step=\"settle\"): the charging task's group in flight, then its own.",
+        );
+        for (step, h) in ["charge", "settle"].iter().zip(&self.money_wait) {
+            h.render(
+                out,
+                "kyc_gateway_money_wait_seconds",
+                &format!("step=\"{step}\""),
+            );
+        }
         let groups = &*domain::wallets::charge::GROUPS;
         head(
             out,

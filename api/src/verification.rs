@@ -25,6 +25,7 @@ use crate::{
     AppState,
     error::{ApiError, ApiResult},
     gateway::Rate,
+    metrics::MoneyStep,
 };
 
 /// A call that passed every check and was charged, then settled.
@@ -235,7 +236,12 @@ async fn charge_and_call(
             let vpid = answer.vpid();
             let answer = reply(answer);
             charge.settled = Some(log(vpid, &answer));
-            let transaction_id = match state.gateway.charger.charge(charge).await? {
+            let waited = Instant::now();
+            let charged = state.gateway.charger.charge(charge).await;
+            state
+                .metrics
+                .money_wait(MoneyStep::Charge, waited.elapsed());
+            let transaction_id = match charged? {
                 Outcome::Charged { transaction_id, .. } => transaction_id,
                 _ => return insufficient(),
             };
@@ -258,7 +264,12 @@ async fn charge_and_call(
     } else {
         None
     };
-    let (transaction_id, charged_under) = match state.gateway.charger.charge(charge).await? {
+    let waited = Instant::now();
+    let charged = state.gateway.charger.charge(charge).await;
+    state
+        .metrics
+        .money_wait(MoneyStep::Charge, waited.elapsed());
+    let (transaction_id, charged_under) = match charged? {
         Outcome::Charged {
             transaction_id,
             under,
@@ -288,6 +299,7 @@ async fn charge_and_call(
     let (success, status_code) = answer.outcome();
     let vpid = answer.vpid();
     let answer = reply(answer);
+    let waited = Instant::now();
     let settled = state
         .gateway
         .charger
@@ -299,6 +311,9 @@ async fn charge_and_call(
             charged_under,
         })
         .await;
+    state
+        .metrics
+        .money_wait(MoneyStep::Settle, waited.elapsed());
     let kept = match settled {
         Ok(Outcome::Settled { refunded }) => !refunded,
         // settle_pending refunded it first (the upstream took longer than its bound): free call.

@@ -308,8 +308,10 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
         let paced = (a_rate / 2.0).max(10.0);
         let lat_secs = duration.min(Duration::from_secs(5));
         let before = server_rt.block_on(checkpointer(&db.pool))?;
+        let waits = client.block_on(SlowWaits::read(&p.plain))?;
         let (metered, m_load, direct, cpu) =
             client.block_on(metered_and_direct(&p, paced, lat_secs))?;
+        let waits = client.block_on(SlowWaits::read(&p.plain))?.since(&waits);
         let after = server_rt.block_on(checkpointer(&db.pool))?;
         let _ = stop.send(());
         // Let the charger answer what is in flight before the books are read.
@@ -396,6 +398,10 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
             "checkpointer meanwhile (metered, then direct calls; the whole server): {} begun, {} buffers written",
             after.0 - before.0,
             after.1 - before.1
+        );
+        println!(
+            "metered calls whose charge / upstream / settlement took over 5 ms (the platform's /metrics): {}",
+            waits.shares()
         );
         if let Some(c) = cpu {
             println!(
@@ -789,30 +795,34 @@ pub fn latency(args: Vec<String>) -> anyhow::Result<()> {
     let db = server_rt.block_on(testkit::TestDb::new());
     let (p, stop) = server_rt.block_on(start_platform(&db, &upstream, &redis_url))?;
     println!(
-        "{:>8} {:>12} {:>12} {:>12} {:>12} {:>22} {:>22}",
+        "{:>8} {:>12} {:>12} {:>12} {:>12} {:>22} {:>22} {:>38}",
         "calls/s",
         "metered p50",
         "metered p99",
         "direct p50",
         "direct p99",
         "charge groups: ms/size",
-        "settle groups: ms/size"
+        "settle groups: ms/size",
+        "over 5 ms: charge / upstream / settle"
     );
     for rate in rates {
         let secs = Duration::from_secs(5);
         let before = group_totals();
+        let waits = client.block_on(SlowWaits::read(&p.plain))?;
         let (metered, _, direct, _) = client.block_on(metered_and_direct(&p, rate, secs))?;
+        let waits = client.block_on(SlowWaits::read(&p.plain))?.since(&waits);
         let after = group_totals();
         let mean = |i: usize| group_mean(&before, &after, i);
         println!(
-            "{:>8.0} {:>12} {:>12} {:>12} {:>12} {:>22} {:>22}",
+            "{:>8.0} {:>12} {:>12} {:>12} {:>12} {:>22} {:>22} {:>38}",
             rate,
             ms(pct(&metered, 50)),
             ms(pct(&metered, 99)),
             ms(pct(&direct, 50)),
             ms(pct(&direct, 99)),
             mean(0),
-            mean(1)
+            mean(1),
+            waits.shares()
         );
     }
     let _ = stop.send(());
@@ -855,6 +865,80 @@ fn group_totals() -> [(u64, u64, Duration); 2] {
             g.seconds.sum(),
         )
     })
+}
+
+/// A metered call's three waits over [`SLOW_WAIT`], counted by the platform's own histograms on
+/// `/metrics` (`kyc_gateway_money_wait_seconds`, `kyc_upstream_request_seconds`): read as a
+/// client reads them, before and after a round, they tell in which wait a slow tail sits.
+#[derive(Default, Clone, Copy)]
+struct SlowWaits {
+    calls: f64,
+    charge: f64,
+    upstream: f64,
+    settle: f64,
+}
+
+/// A bucket bound of the platform's histograms (`LATENCY_BUCKETS`).
+const SLOW_WAIT: &str = "0.005";
+
+impl SlowWaits {
+    async fn read(base: &str) -> anyhow::Result<Self> {
+        let body = reqwest::get(format!("{base}/metrics"))
+            .await?
+            .error_for_status()?
+            .text()
+            .await?;
+        // Summed over every series of `name` whose labels start with `labels`: the upstream's
+        // histogram has one series per service family.
+        let total = |name: &str, labels: &str, le: Option<&str>| -> f64 {
+            let (suffix, tail) = match le {
+                Some(le) => ("_bucket", format!("le=\"{le}\"}}")),
+                None => ("_count", "}".to_owned()),
+            };
+            body.lines()
+                .filter_map(|l| {
+                    let rest = l
+                        .strip_prefix(name)?
+                        .strip_prefix(suffix)?
+                        .strip_prefix('{')?;
+                    let (series, value) = rest.rsplit_once(' ')?;
+                    (series.starts_with(labels) && series.ends_with(&tail))
+                        .then(|| value.parse::<f64>().ok())
+                        .flatten()
+                })
+                .sum()
+        };
+        let over = |name: &str, labels: &str| {
+            total(name, labels, None) - total(name, labels, Some(SLOW_WAIT))
+        };
+        let wait = "kyc_gateway_money_wait_seconds";
+        Ok(Self {
+            calls: total(wait, "step=\"settle\"", None),
+            charge: over(wait, "step=\"charge\""),
+            upstream: over("kyc_upstream_request_seconds", "family="),
+            settle: over(wait, "step=\"settle\""),
+        })
+    }
+
+    fn since(&self, before: &Self) -> Self {
+        Self {
+            calls: self.calls - before.calls,
+            charge: self.charge - before.charge,
+            upstream: self.upstream - before.upstream,
+            settle: self.settle - before.settle,
+        }
+    }
+
+    /// The share of calls whose charge, upstream and settlement each took over 5 ms.
+    fn shares(&self) -> String {
+        let share = |n: f64| 100.0 * n / self.calls.max(1.0);
+        format!(
+            "{:.2}% / {:.2}% / {:.2}%",
+            share(self.charge),
+            share(self.upstream),
+            share(self.settle)
+        )
+    }
 }
 
 /// The hot key's metered calls, then direct calls to the upstream, each open loop at `rate`

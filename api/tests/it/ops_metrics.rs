@@ -97,6 +97,17 @@ async fn gateway_calls_are_counted_by_outcome_service_and_timed() {
     );
     assert_eq!(sample(&m, "kyc_gateway_overhead_seconds_count"), 3.0);
     assert!(sample(&m, "kyc_gateway_overhead_seconds_sum") > 0.0);
+    // Each of the three waited for its charge and for its settlement (the refund included).
+    for step in ["charge", "settle"] {
+        let wait = |what: &str| sample(&m, &format!("kyc_gateway_money_wait_seconds_{what}"));
+        assert_eq!(wait(&format!("count{{step=\"{step}\"}}")), 3.0, "{m}");
+        assert_eq!(
+            wait(&format!("bucket{{step=\"{step}\",le=\"+Inf\"}}")),
+            3.0,
+            "{m}"
+        );
+        assert!(wait(&format!("sum{{step=\"{step}\"}}")) > 0.0, "{m}");
+    }
     // The charging groups: three charges and a refund went through the charging task, two
     // successful settlements through the settling one (per process: other tests' calls in the
     // same process count too, hence at least).
