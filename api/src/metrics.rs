@@ -186,9 +186,13 @@ impl Metrics {
             .observe(total.saturating_sub(upstream.unwrap_or_default()));
     }
 
-    /// A metered call's wait for the commit of its charge or its settlement.
-    pub fn money_wait(&self, step: MoneyStep, waited: Duration) {
-        self.money_wait[step as usize].observe(waited);
+    /// Awaits `commit`, a metered call's charge or settlement, and records how long the call
+    /// waited for it.
+    pub async fn money_wait<T>(&self, step: MoneyStep, commit: impl Future<Output = T>) -> T {
+        let waited = Instant::now();
+        let done = commit.await;
+        self.money_wait[step as usize].observe(waited.elapsed());
+        done
     }
 
     /// The metrics in Prometheus text format.

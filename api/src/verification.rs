@@ -236,11 +236,10 @@ async fn charge_and_call(
             let vpid = answer.vpid();
             let answer = reply(answer);
             charge.settled = Some(log(vpid, &answer));
-            let waited = Instant::now();
-            let charged = state.gateway.charger.charge(charge).await;
-            state
+            let charged = state
                 .metrics
-                .money_wait(MoneyStep::Charge, waited.elapsed());
+                .money_wait(MoneyStep::Charge, state.gateway.charger.charge(charge))
+                .await;
             let transaction_id = match charged? {
                 Outcome::Charged { transaction_id, .. } => transaction_id,
                 _ => return insufficient(),
@@ -264,11 +263,10 @@ async fn charge_and_call(
     } else {
         None
     };
-    let waited = Instant::now();
-    let charged = state.gateway.charger.charge(charge).await;
-    state
+    let charged = state
         .metrics
-        .money_wait(MoneyStep::Charge, waited.elapsed());
+        .money_wait(MoneyStep::Charge, state.gateway.charger.charge(charge))
+        .await;
     let (transaction_id, charged_under) = match charged? {
         Outcome::Charged {
             transaction_id,
@@ -299,21 +297,14 @@ async fn charge_and_call(
     let (success, status_code) = answer.outcome();
     let vpid = answer.vpid();
     let answer = reply(answer);
-    let waited = Instant::now();
-    let settled = state
-        .gateway
-        .charger
-        .settle(Settle {
-            transaction_id,
-            success,
-            status_code,
-            log: Some(log(vpid, &answer)),
-            charged_under,
-        })
-        .await;
-    state
-        .metrics
-        .money_wait(MoneyStep::Settle, waited.elapsed());
+    let settle = state.gateway.charger.settle(Settle {
+        transaction_id,
+        success,
+        status_code,
+        log: Some(log(vpid, &answer)),
+        charged_under,
+    });
+    let settled = state.metrics.money_wait(MoneyStep::Settle, settle).await;
     let kept = match settled {
         Ok(Outcome::Settled { refunded }) => !refunded,
         // settle_pending refunded it first (the upstream took longer than its bound): free call.

@@ -834,8 +834,6 @@ pub fn latency(args: Vec<String>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// (groups, calls, time) of the charging task and of the settling one, in this process so far
-/// (the platform runs in this process).
 /// The charging (0) or settling (1) task's groups between two [`group_totals`]: mean ms from
 /// first statement to commit, and mean calls per group.
 fn group_mean(
@@ -855,6 +853,8 @@ fn group_mean(
     )
 }
 
+/// (groups, calls, time) of the charging task and of the settling one, in this process so far
+/// (the platform runs in this process).
 fn group_totals() -> [(u64, u64, Duration); 2] {
     let groups = &*domain::wallets::charge::GROUPS;
     std::array::from_fn(|i| {
@@ -870,7 +870,6 @@ fn group_totals() -> [(u64, u64, Duration); 2] {
 /// A metered call's three waits over [`SLOW_WAIT`], counted by the platform's own histograms on
 /// `/metrics` (`kyc_gateway_money_wait_seconds`, `kyc_upstream_request_seconds`): read as a
 /// client reads them, before and after a round, they tell in which wait a slow tail sits.
-#[derive(Default, Clone, Copy)]
 struct SlowWaits {
     calls: f64,
     charge: f64,
