@@ -82,9 +82,10 @@ impl AppState {
 pub fn app(state: AppState) -> Router {
     let web = routes::web::service(&state.config.web_dist);
     let security =
-        security_headers::SecurityHeaders::new(&state.config, &[routes::docs::inline_script()]);
+        security_headers::SecurityHeaders::new(&state.config, &[openapi::inline_script()]);
     let metrics = state.metrics.clone();
     Router::from(routes::router())
+        .merge(openapi::router())
         .fallback(web)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

@@ -112,6 +112,11 @@ impl Default for Metrics {
 #[derive(Debug, Clone, Copy)]
 pub struct ErrorCode(pub &'static str);
 
+/// A response extension on a sandbox call's answer (the catalogue's sample, no upstream), so
+/// that sandbox calls are counted apart.
+#[derive(Debug, Clone, Copy)]
+pub struct SandboxCall;
+
 /// The gateway's route, whose answers say what was charged.
 const VERIFY_ROUTE: &str = "/api/v1/verify/{service}";
 
@@ -140,11 +145,7 @@ impl Metrics {
         }
         // A call that reached the charging step carries its transaction: charged when the
         // charge was kept, refunded when the upstream failed. A sandbox call is charged too.
-        if res
-            .extensions()
-            .get::<crate::verification::SandboxCall>()
-            .is_some()
-        {
+        if res.extensions().get::<SandboxCall>().is_some() {
             self.sandbox_calls.fetch_add(1, Ordering::Relaxed);
         }
         let charged: u64 = res

@@ -41,10 +41,6 @@ pub struct Verified {
     pub sandbox: bool,
 }
 
-/// A response extension on a sandbox call's answer, for the metrics.
-#[derive(Debug, Clone, Copy)]
-pub struct SandboxCall;
-
 pub struct Answered {
     pub status: StatusCode,
     pub body: Bytes,
@@ -78,7 +74,7 @@ impl Verified {
             HeaderValue::from_str(&self.verification_id).expect("a uuid is a header value"),
         );
         if self.sandbox {
-            res.extensions_mut().insert(SandboxCall);
+            res.extensions_mut().insert(crate::metrics::SandboxCall);
         }
         res
     }

@@ -34,7 +34,7 @@ pub const ANALYZE_TABLES_SCHEDULE: &str = "0 5,15,25,35,45,55 * * * *";
 /// Decodes a payload and runs its handler.
 type Handler = for<'a> fn(&'a [u8], &'a JobContext) -> BoxFuture<'a, anyhow::Result<()>>;
 
-/// Enqueues the run of a periodic kind for one period (`runner::enqueue_periodic`).
+/// Enqueues the run of a periodic kind for one period ([`enqueue_periodic`]).
 type Enqueue = for<'a> fn(
     &'a JobContext,
     chrono::DateTime<chrono::Utc>,
@@ -79,7 +79,29 @@ fn enqueue<J: Job + Default>(
     ctx: &JobContext,
     at: chrono::DateTime<chrono::Utc>,
 ) -> BoxFuture<'_, anyhow::Result<Option<String>>> {
-    Box::pin(crate::runner::enqueue_periodic::<J>(ctx, at))
+    Box::pin(enqueue_periodic::<J>(ctx, at))
+}
+
+/// Enqueues one run of the periodic job `J` for the period starting at `at`, unless one is
+/// queued for that period already (every worker process ticks). Returns the job id when this
+/// call enqueued it.
+pub async fn enqueue_periodic<J: Job + Default>(
+    ctx: &JobContext,
+    at: chrono::DateTime<chrono::Utc>,
+) -> anyhow::Result<Option<String>> {
+    let period = at.to_rfc3339();
+    let mut value = serde_json::to_value(J::default())?;
+    if let Some(obj) = value.as_object_mut() {
+        obj.insert("period".into(), period.clone().into());
+    }
+    let job: J = serde_json::from_value(value)?;
+    let mut conn = ctx.pool.acquire().await?;
+    let key = format!("{}:{period}", J::KIND);
+    let id = crate::enqueue_once(&mut conn, &job, &key).await?;
+    if id.is_some() {
+        tracing::debug!(kind = J::KIND, %period, "periodic job enqueued");
+    }
+    Ok(id)
 }
 
 impl Registry {

@@ -42,7 +42,7 @@ use futures::FutureExt;
 use sqlx::PgPool;
 use tokio::sync::{Notify, Semaphore, mpsc, oneshot, watch};
 
-use crate::{Job, JobContext, registry::Registry};
+use crate::{JobContext, registry::Registry};
 
 pub use crate::registry::{PRUNE_EXPORTS_SCHEDULE, PRUNE_SCHEDULE};
 
@@ -1019,28 +1019,6 @@ pub async fn run(
         Some(e) => Err(e),
         None => Ok(()),
     }
-}
-
-/// Enqueues one run of the periodic job `J` for the period starting at `at`, unless one is
-/// queued for that period already (every worker process ticks). Returns the job id when this
-/// call enqueued it.
-pub async fn enqueue_periodic<J: Job + Default>(
-    ctx: &JobContext,
-    at: DateTime<Utc>,
-) -> anyhow::Result<Option<String>> {
-    let period = at.to_rfc3339();
-    let mut value = serde_json::to_value(J::default())?;
-    if let Some(obj) = value.as_object_mut() {
-        obj.insert("period".into(), period.clone().into());
-    }
-    let job: J = serde_json::from_value(value)?;
-    let mut conn = ctx.pool.acquire().await?;
-    let key = format!("{}:{period}", J::KIND);
-    let id = crate::enqueue_once(&mut conn, &job, &key).await?;
-    if id.is_some() {
-        tracing::debug!(kind = J::KIND, %period, "periodic job enqueued");
-    }
-    Ok(id)
 }
 
 /// Runs every due job of the platform's kinds in this process until none is due, and returns

@@ -7,7 +7,6 @@ pub mod branding;
 pub mod catalogue;
 pub mod clients;
 pub mod contact;
-pub mod docs;
 pub mod earnings;
 pub mod exports;
 pub mod files;
@@ -87,7 +86,6 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(portal::router())
         .merge(webhooks::router());
     OpenApiRouter::new()
-        .merge(docs::router())
         .nest("/v1", v1)
         .fallback(|| async { ApiError::not_found() })
 }
@@ -101,14 +99,7 @@ mod tests {
     use std::path::PathBuf;
 
     /// Modules mounted outside `/api/v1`, which may use axum's routing directly.
-    const OUTSIDE_V1: [&str; 6] = [
-        "mod.rs",
-        "docs.rs",
-        "files.rs",
-        "health.rs",
-        "metrics.rs",
-        "web.rs",
-    ];
+    const OUTSIDE_V1: [&str; 5] = ["mod.rs", "files.rs", "health.rs", "metrics.rs", "web.rs"];
 
     fn route_modules() -> Vec<(String, String)> {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/routes");

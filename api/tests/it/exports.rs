@@ -638,7 +638,7 @@ async fn old_exports_are_removed_after_the_retention() {
         .unwrap();
     assert_eq!(stored_parts(&app, old_id).len(), 1);
     let ctx = jobs::JobContext::new(app.db.pool.clone(), app.config.clone()).unwrap();
-    jobs::runner::enqueue_periodic::<jobs::PruneExports>(&ctx, chrono::Utc::now())
+    jobs::registry::enqueue_periodic::<jobs::PruneExports>(&ctx, chrono::Utc::now())
         .await
         .unwrap()
         .expect("queued");

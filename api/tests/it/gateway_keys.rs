@@ -672,7 +672,7 @@ async fn gateway_results_are_pruned_after_their_retention() {
     assert_eq!(kept(&app, key, &txns[1]).await.0, 200);
 
     let ctx = jobs::JobContext::new(app.db.pool.clone(), app.config.clone()).unwrap();
-    jobs::runner::enqueue_periodic::<jobs::PruneResults>(&ctx, chrono::Utc::now())
+    jobs::registry::enqueue_periodic::<jobs::PruneResults>(&ctx, chrono::Utc::now())
         .await
         .unwrap()
         .expect("queued");

@@ -103,7 +103,7 @@ async fn a_plan_made_on_a_small_table_is_made_again_after_the_analyze_job() {
     );
 
     let ctx = jobs::JobContext::new(pool.clone(), app.config.clone()).unwrap();
-    jobs::runner::enqueue_periodic::<jobs::AnalyzeTables>(&ctx, chrono::Utc::now())
+    jobs::registry::enqueue_periodic::<jobs::AnalyzeTables>(&ctx, chrono::Utc::now())
         .await
         .unwrap()
         .expect("queued");

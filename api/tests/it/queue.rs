@@ -322,12 +322,12 @@ async fn finished_jobs_are_pruned_after_the_retention() {
 
     let ctx = jobs::JobContext::new(app.db.pool.clone(), app.config.clone()).unwrap();
     let at = chrono::Utc::now();
-    let prune = jobs::runner::enqueue_periodic::<jobs::PruneJobs>(&ctx, at)
+    let prune = jobs::registry::enqueue_periodic::<jobs::PruneJobs>(&ctx, at)
         .await
         .unwrap()
         .expect("enqueued");
     assert!(
-        jobs::runner::enqueue_periodic::<jobs::PruneJobs>(&ctx, at)
+        jobs::registry::enqueue_periodic::<jobs::PruneJobs>(&ctx, at)
             .await
             .unwrap()
             .is_none(),

@@ -60,7 +60,7 @@ async fn pages_and_api_answers_carry_the_security_headers() {
     }
     // The docs page's one inline script is allowed by its hash, and nothing else inline.
     let h = headers(&app, "/api/docs").await;
-    let hash = api::security_headers::script_hash(api::routes::docs::inline_script());
+    let hash = api::security_headers::script_hash(api::openapi::inline_script());
     assert!(
         h["content-security-policy"]
             .to_str()

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::PgConnection;
 
-pub use super::key_controls::{Controls, KeyUpdate, NewKeyRequest};
+pub use super::key_controls::{Controls, KeyUpdate};
 use crate::{
     Error, Result,
     infra::audit::{self, Actor},
@@ -29,6 +29,21 @@ pub const MAX_ACTIVE_KEYS: i64 = 20;
 /// Characters of a key shown in lists (the mode part and 7 random characters).
 pub const PREFIX_LEN: usize = 16;
 const RANDOM_LEN: usize = 32;
+
+/// A key creation as the portal and the partner console send it; all but `mode` optional.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewKeyRequest {
+    pub mode: Mode,
+    /// At most 100 characters.
+    pub name: Option<String>,
+    /// RFC 3339, in the future (at most 5 years): the gateway refuses the key from then on.
+    pub expires_at: Option<String>,
+    /// IPv4 or IPv6 addresses or CIDR networks, at most 50; absent or empty: anywhere.
+    pub allowed_ips: Option<Vec<String>>,
+    /// Catalogue services, at most 200; absent or empty: every API the user may call.
+    pub allowed_services: Option<Vec<String>>,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]

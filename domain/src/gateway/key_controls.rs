@@ -10,7 +10,6 @@ use ipnet::IpNet;
 use serde::Deserialize;
 use sqlx::PgConnection;
 
-use super::api_keys::Mode;
 use crate::{Result, error::Violations};
 
 /// Most addresses and networks on one key's list.
@@ -21,21 +20,6 @@ pub const MAX_KEY_SERVICES: usize = 200;
 pub const MAX_NAME_CHARS: usize = 100;
 /// How far ahead an expiry may be set: further than this is a typo, not a plan.
 pub const MAX_EXPIRY_DAYS: i64 = 5 * 366;
-
-/// A key creation as the portal and the partner console send it; all but `mode` optional.
-#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct NewKeyRequest {
-    pub mode: Mode,
-    /// At most 100 characters.
-    pub name: Option<String>,
-    /// RFC 3339, in the future (at most 5 years): the gateway refuses the key from then on.
-    pub expires_at: Option<String>,
-    /// IPv4 or IPv6 addresses or CIDR networks, at most 50; absent or empty: anywhere.
-    pub allowed_ips: Option<Vec<String>>,
-    /// Catalogue services, at most 200; absent or empty: every API the user may call.
-    pub allowed_services: Option<Vec<String>>,
-}
 
 /// A change of a key's name or lists; an absent field is left as it is, an empty list lifts
 /// the restriction. The expiry is chosen at creation only (a roll shortens it).

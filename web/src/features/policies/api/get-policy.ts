@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { policiesKeys } from './keys';
+import { policiesKeys, type PolicyKind } from './keys';
 
-export type PolicyKind = 'privacy' | 'terms' | 'cancellation';
+export type { PolicyKind };
 
 /** A policy in plain paragraphs; `partner` when the partner of this site wrote it. */
 export type Policy = { title: string; paragraphs: string[]; source: 'partner' | 'platform' };

@@ -1,5 +1,7 @@
 // Query keys of the policies feature: every query of it goes through here.
-import type { PolicyKind } from './get-policy';
+
+/** The policies a site shows; also the last part of their paths. */
+export type PolicyKind = 'privacy' | 'terms' | 'cancellation';
 
 export const policiesKeys = {
   all: ['policies'] as const,
