@@ -488,3 +488,80 @@ async fn a_settlement_from_another_life_of_the_server_is_left_to_settle_pending(
     assert_eq!(gs::balance(&app, s.user_wallet).await, 10_000 - 200);
     gs::audit(&app).await;
 }
+
+/// What a table of the call path holds, to compare before and after.
+async fn call_rows(app: &TestApp) -> Vec<i64> {
+    sqlx::query_scalar(
+        "SELECT unnest(ARRAY[
+             (SELECT count(*) FROM api_transactions), (SELECT count(*) FROM api_logs),
+             (SELECT count(*) FROM api_results), (SELECT count(*) FROM wallet_entries),
+             (SELECT coalesce(sum(n), 0)::bigint FROM list_counts),
+             (SELECT coalesce(sum(n), 0)::bigint FROM list_totals),
+             (SELECT coalesce(sum(calls), 0)::bigint FROM earnings_counts),
+             (SELECT coalesce(sum(balance_paise), 0)::bigint FROM wallets)])",
+    )
+    .fetch_all(&app.db.pool)
+    .await
+    .unwrap()
+}
+
+/// The last transaction id handed out (0 before the first).
+async fn last_transaction_id(app: &TestApp) -> i64 {
+    sqlx::query_scalar(
+        "SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM api_transactions_id_seq",
+    )
+    .fetch_one(&app.db.pool)
+    .await
+    .unwrap()
+}
+
+/// Each charging connection runs a free call, charged and settled at once, on the newest end
+/// user inside a transaction it rolls back, so that the function's statements and their
+/// foreign-key checks are planned before a call waits for them. Nothing of it stays: no row, no
+/// count, no balance moved; only the transaction id it took, one per connection.
+#[tokio::test]
+async fn a_new_charging_connection_warms_up_on_a_call_it_rolls_back() {
+    let app = TestApp::spawn().await;
+    let up = Upstream::start().await;
+    let s = gs::live(&app, "acme", &up.base, "pan_check", 100, 10_000, 10_000).await;
+    let rows = call_rows(&app).await;
+    let ids = last_transaction_id(&app).await;
+
+    let charger = Charger::spawn(app.db.pool.clone());
+    // A settlement that matches nothing, through each task: answered once the task has connected
+    // and warmed its connection.
+    for success in [true, false] {
+        let Item::Settle(nothing) = settle(0, success) else {
+            unreachable!()
+        };
+        assert_eq!(
+            charger.settle(nothing).await.unwrap(),
+            Outcome::AlreadySettled
+        );
+    }
+    assert_eq!(call_rows(&app).await, rows, "the warm-ups left rows behind");
+    assert_eq!(
+        last_transaction_id(&app).await,
+        ids + 2,
+        "each of the two connections charged its free call"
+    );
+    counts_exact(&app, "after the warm-ups").await;
+
+    // The first calls are charged and settled as ever.
+    let Item::Charge(c) = charge(&s, 100, None) else {
+        unreachable!()
+    };
+    let Outcome::Charged { transaction_id, .. } = charger.charge(c).await.unwrap() else {
+        panic!("not charged")
+    };
+    let Item::Settle(done) = settle(transaction_id, true) else {
+        unreachable!()
+    };
+    assert_eq!(
+        charger.settle(done).await.unwrap(),
+        Outcome::Settled { refunded: false }
+    );
+    assert_eq!(gs::balance(&app, s.user_wallet).await, 9_900);
+    counts_exact(&app, "after a call").await;
+    gs::audit(&app).await;
+}
