@@ -646,8 +646,8 @@ async fn connect(options: &PgConnectOptions) -> Result<Held> {
 /// first call waited 6.6 to 7.8 ms for its charging group and 6.3 to 7.6 ms for its settling
 /// group on this machine, about 2 ms each once warm, while the calls behind it piled up.
 ///
-/// One group of a settlement of a transaction that cannot exist (ids start at 1: the
-/// settlement's statement, nothing changed) and a free call charged and settled at once on the
+/// One group of a settlement of transaction 0, which cannot exist as ids start at 1 (its
+/// statement is planned and changes nothing), and a free call charged and settled at once on the
 /// newest end user (the transaction, its log and kept answer, the list counts and the
 /// earnings, each with its foreign-key checks), in a transaction rolled back at once: nothing of
 /// it stays but a transaction id never used. No wallet is locked, and the counters are locked
