@@ -236,6 +236,8 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
     let (db_url, db_name) = (db.url.clone(), db.name.clone());
     // Everything that uses the database's pools runs on the runtime that opened them.
     let result = (|| -> anyhow::Result<bool> {
+        let lat_secs = duration.min(Duration::from_secs(5));
+        let flushes = server_rt.block_on(flush_reference(&db_url, lat_secs))?;
         let reference = server_rt.block_on(postgres_reference(&db.pool, &db_url, duration))?;
         let (p, stop) = server_rt.block_on(start_platform(&db, &upstream, &redis_url))?;
         let before = group_totals();
@@ -306,7 +308,6 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
         eprintln!("  /healthz: {:.0}/s", healthz.rate());
 
         let paced = (a_rate / 2.0).max(10.0);
-        let lat_secs = duration.min(Duration::from_secs(5));
         let before = server_rt.block_on(checkpointer(&db.pool))?;
         let waits = client.block_on(SlowWaits::read(&p.plain))?;
         let (metered, m_load, direct, cpu) =
@@ -393,6 +394,18 @@ pub fn run(args: Vec<String>) -> anyhow::Result<()> {
             "overhead",
             ms_diff(pct(&metered, 50), pct(&direct, 50)),
             ms_diff(pct(&metered, 99), pct(&direct, 99))
+        );
+        println!(
+            "a lone commit before any load (its WAL flush; one every 5 ms for {} s): p50 {}, p99 {}, max {}; {} of {} over 10 ms",
+            lat_secs.as_secs(),
+            ms(pct(&flushes, 50)),
+            ms(pct(&flushes, 99)),
+            ms(flushes.iter().max().copied()),
+            flushes
+                .iter()
+                .filter(|d| **d > Duration::from_millis(10))
+                .count(),
+            flushes.len()
         );
         println!(
             "checkpointer meanwhile (metered, then direct calls; the whole server): {} begun, {} buffers written",
@@ -1094,6 +1107,35 @@ fn print_series(lat: &[Duration], sent: &[Duration]) {
 /// What Postgres alone does on one hot wallet: a transaction per charge (guarded UPDATE, entry
 /// INSERT, COMMIT) from CLIENTS connections, for `duration`. Runs before the api starts, so the
 /// two never share the server's connections.
+/// What the disk under Postgres makes every answered call wait for, measured before any load: one
+/// connection of its own commits a one-row update every 5 ms, each waiting for its WAL flush as a
+/// settlement does. A stall of the disk's flush is a stall of every call in its settlement step at
+/// that moment, so the half-load p99 cannot fall below what the stalls here add to their share
+/// of calls.
+async fn flush_reference(db_url: &str, duration: Duration) -> anyhow::Result<Vec<Duration>> {
+    let mut conn = sqlx::PgConnection::connect_with(&domain::infra::db::options(db_url)?).await?;
+    conn.execute(
+        "SET synchronous_commit = on;
+         CREATE TABLE bench_flush_probe (id int PRIMARY KEY, n bigint NOT NULL);
+         INSERT INTO bench_flush_probe VALUES (1, 0)",
+    )
+    .await?;
+    let mut tick = tokio::time::interval(Duration::from_millis(5));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let started = Instant::now();
+    let mut flushes = vec![];
+    while started.elapsed() < duration {
+        tick.tick().await;
+        let t = Instant::now();
+        conn.execute("UPDATE bench_flush_probe SET n = n + 1 WHERE id = 1")
+            .await?;
+        flushes.push(t.elapsed());
+    }
+    conn.execute("DROP TABLE bench_flush_probe").await?;
+    conn.close().await?;
+    Ok(flushes)
+}
+
 async fn postgres_reference(
     pool: &PgPool,
     db_url: &str,
