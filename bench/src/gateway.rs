@@ -14,7 +14,9 @@
 //! 2. p50/p99 of a metered call beside a direct call to the fake upstream, paced at half the
 //!    rate of (a), and the overhead;
 //! 3. the Postgres-alone reference: one charge per transaction on one hot wallet (UPDATE with a
-//!    balance guard + entry INSERT), 64 connections, same duration; and (a)'s money path alone,
+//!    balance guard + entry INSERT), 64 connections, same duration; before it, a lone commit's
+//!    WAL flush, one every 5 ms on an idle server (what every answered call waits for once, so
+//!    the disk's stalls show apart from the platform's); and (a)'s money path alone,
 //!    without HTTP: the hot user's charges and settlements handed by 64 tasks to a charging task
 //!    of its own, so that what HTTP and the api's own work cost is the gap between the two;
 //! 4. a ledger audit (balances = sum of entries, none negative, 2xx answers = `success`
@@ -1104,14 +1106,11 @@ fn print_series(lat: &[Duration], sent: &[Duration]) {
     }
 }
 
-/// What Postgres alone does on one hot wallet: a transaction per charge (guarded UPDATE, entry
-/// INSERT, COMMIT) from CLIENTS connections, for `duration`. Runs before the api starts, so the
-/// two never share the server's connections.
 /// What the disk under Postgres makes every answered call wait for, measured before any load: one
 /// connection of its own commits a one-row update every 5 ms, each waiting for its WAL flush as a
-/// settlement does. A stall of the disk's flush is a stall of every call in its settlement step at
-/// that moment, so the half-load p99 cannot fall below what the stalls here add to their share
-/// of calls.
+/// settlement does. A stall of the flush holds every call that is in its settlement step at that
+/// moment, so stalls that hold more than 1% of a window's calls set the half-load p99 whatever
+/// the platform costs.
 async fn flush_reference(db_url: &str, duration: Duration) -> anyhow::Result<Vec<Duration>> {
     let mut conn = sqlx::PgConnection::connect_with(&domain::infra::db::options(db_url)?).await?;
     conn.execute(
@@ -1136,6 +1135,9 @@ async fn flush_reference(db_url: &str, duration: Duration) -> anyhow::Result<Vec
     Ok(flushes)
 }
 
+/// What Postgres alone does on one hot wallet: a transaction per charge (guarded UPDATE, entry
+/// INSERT, COMMIT) from CLIENTS connections, for `duration`. Runs before the api starts, so the
+/// two never share the server's connections.
 async fn postgres_reference(
     pool: &PgPool,
     db_url: &str,
