@@ -7,9 +7,10 @@
 -- `pg_get_serial_sequence` (a catalogue lookup on every call, 1.4%). Step 2 made the wallets to
 -- lock into a sorted, distinct array with a statement of its own (an Append of four `unnest`s
 -- under an aggregate), then locked them with a second one that gathered seven ordered
--- `array_agg`s. Now the loop that already walks the group collects the wallet ids (repeats and
--- all: `= ANY` takes each row once), and one locking statement, still `ORDER BY id FOR UPDATE`,
--- is read row by row into the arrays. The sequence is named once, as a constant the plan keeps.
+-- `array_agg`s. Now the loop that already walks the group collects the charges' wallet ids and
+-- step 1's loop the refunds' (repeats and all: `= ANY` takes each row once), and one locking
+-- statement, still `ORDER BY id FOR UPDATE`, is read row by row into the arrays. The sequence is
+-- named once, as a constant the plan keeps.
 -- Everything else is the function as migrations 20261201010001 and 20261202010001 left it: the
 -- same SET clauses, the same lock order, the same writes.
 --
@@ -64,9 +65,13 @@ DECLARE
     i int; k int; p int; up int; pp int; t bigint; ref text;
     amt bigint; wal bigint; slot int; after_u bigint; after_p bigint;
 BEGIN
+    -- One walk of the group: whether it holds keys or settlements, and the wallets its charges
+    -- debit (step 2 locks them; the ids may repeat: `= ANY` takes each row once).
     FOR i IN 1..n LOOP
         IF in_is_charge[i] THEN
             any_key := any_key OR in_ikey[i] IS NOT NULL;
+            IF in_user_amount[i] > 0 AND in_uw[i] IS NOT NULL THEN lock_ids := lock_ids || in_uw[i]; END IF;
+            IF in_amount[i] > 0 AND in_pw[i] IS NOT NULL THEN lock_ids := lock_ids || in_pw[i]; END IF;
         ELSE
             any_settle := true;
         END IF;
@@ -98,26 +103,18 @@ BEGIN
             IF s_uamount[k] > 0 THEN
                 s_uw[k] := (SELECT wa.id FROM wallets wa
                              WHERE wa.user_id = s_user[k] AND wa.kind = 'api' AND wa.partner_id = s_partner[k]);
+                IF s_uw[k] IS NOT NULL THEN lock_ids := lock_ids || s_uw[k]; END IF;
             END IF;
             IF s_amount[k] > 0 THEN
                 s_pw[k] := (SELECT wa.id FROM wallets wa
                              WHERE wa.partner_id = s_partner[k] AND wa.kind = 'api' AND wa.user_id IS NULL);
+                IF s_pw[k] IS NOT NULL THEN lock_ids := lock_ids || s_pw[k]; END IF;
             END IF;
         END LOOP;
     END IF;
 
-    -- Step 2: every wallet to debit or refund, locked in id order (the ids may repeat: `= ANY`
-    -- takes each row once).
-    FOR i IN 1..n LOOP
-        IF in_is_charge[i] THEN
-            IF in_user_amount[i] > 0 AND in_uw[i] IS NOT NULL THEN lock_ids := lock_ids || in_uw[i]; END IF;
-            IF in_amount[i] > 0 AND in_pw[i] IS NOT NULL THEN lock_ids := lock_ids || in_pw[i]; END IF;
-        END IF;
-    END LOOP;
-    FOR k IN 1..coalesce(cardinality(s_id), 0) LOOP
-        IF s_uw[k] IS NOT NULL THEN lock_ids := lock_ids || s_uw[k]; END IF;
-        IF s_pw[k] IS NOT NULL THEN lock_ids := lock_ids || s_pw[k]; END IF;
-    END LOOP;
+    -- Step 2: every wallet to debit or refund (collected by the walk above and by step 1),
+    -- locked in id order.
     IF lock_ids IS NOT NULL THEN
         FOR wr IN SELECT id, balance_paise, low_balance_threshold_paise, low_balance_alerted, partner_id, user_id, kind
                     FROM wallets WHERE id = ANY(lock_ids) ORDER BY id FOR UPDATE LOOP

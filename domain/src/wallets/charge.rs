@@ -270,7 +270,8 @@ struct GroupRow {
 /// transaction of its own, through `charge_group_unflushed` (migration `20261203010001`), which
 /// commits a group of live charges alone without waiting for the WAL flush and refuses the group
 /// if the server is not in the incarnation named (`None` checks nothing). The latter must never
-/// run inside a caller's transaction: its lazy commit would be the caller's.
+/// run inside a caller's transaction that commits: its lazy commit would be the caller's (the
+/// connection's [`warm_up`] runs it inside one it rolls back, where nothing is committed).
 #[derive(Clone, Copy)]
 enum Via<'a> {
     CallersTransaction,
